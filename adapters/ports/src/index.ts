@@ -1,0 +1,4 @@
+export * from "./blob-store.ts";
+export * from "./errors.ts";
+export * from "./runtime.ts";
+export * from "./store.ts";
