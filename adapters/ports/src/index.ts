@@ -1,4 +1,5 @@
 export * from "./blob-store.ts";
 export * from "./errors.ts";
+export * from "./payment-rail.ts";
 export * from "./runtime.ts";
 export * from "./store.ts";

@@ -1,0 +1,347 @@
+import { strict as assert } from "node:assert";
+import type { Suite } from "@mailpiece/conformance";
+import {
+  type Charge,
+  type PaymentChallenge,
+  type PaymentCredential,
+  PaymentError,
+  type PaymentErrorCode,
+  type PaymentRail,
+} from "@mailpiece/ports";
+
+/** One fresh rail with the hooks the suite needs to reach every branch of the contract. */
+export interface PaymentRailContext {
+  rail: PaymentRail;
+  /** Pays a challenge as a client would: the request headers carrying a valid credential for it. */
+  pay(challenge: PaymentChallenge, charge: Charge): Promise<Headers>;
+  /** Changes what a paid credential pays (amount, payee or network) while keeping it decodable. */
+  tamper(headers: Headers): Headers;
+  /** Keeps the terms of a paid credential but breaks its signature or binding. */
+  forge(headers: Headers): Headers;
+  /** Moves time past the validity of every credential paid so far (for example by advancing the rail's clock). */
+  expire(): void | Promise<void>;
+  /** Makes later settlements not final yet (for example a transaction that is broadcast but not confirmed). */
+  holdSettlement(): void | Promise<void>;
+  /** Removes what the protocol requires to be fresh in a challenge (an MPP challenge id and expiry). */
+  normalizeChallenge?(challenge: PaymentChallenge): unknown;
+  dispose?(): void | Promise<void>;
+}
+
+export interface PaymentRailContractOptions {
+  /** Shown in reports, e.g. `x402 (local facilitator)`. */
+  name: string;
+  /** Makes a fresh, independent rail and its hooks; called once per test, disposed when the test ends. */
+  create(): Promise<PaymentRailContext>;
+}
+
+/** The names of the PaymentRail contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
+export const PAYMENT_RAIL_CONTRACT_NAMES = [
+  "challenge is deterministic for one charge",
+  "readCredential returns undefined when the request carries no credential",
+  "readCredential refuses an undecodable credential with malformed_credential",
+  "verify refuses a credential for another amount with payment_mismatch",
+  "verify refuses a credential for another resource with payment_mismatch",
+  "verify refuses a tampered credential with payment_mismatch",
+  "verify refuses an expired credential with payment_expired",
+  "verify refuses a credential whose signature does not check with verification_failed",
+  "verify moves no money",
+  "verify returns one replayKey for every copy of a credential and another for another payment",
+  "settle reports a final settlement as settled with a reference",
+  "settle reports pending, never success, when the outcome is not final",
+  "settle moves the funds of one credential at most once",
+  "receipt headers exist for settled and pending settlements",
+] as const;
+
+export type PaymentRailContractName = (typeof PAYMENT_RAIL_CONTRACT_NAMES)[number];
+
+let orderSequence = 0;
+
+function chargeFixture(overrides: Partial<Charge> = {}): Charge {
+  orderSequence += 1;
+  return {
+    amount_cents: 340,
+    currency: "usd",
+    resource_url: "https://mailpiece.example/api/machine/orders",
+    description: "One letter, printed and posted by US First-Class Mail",
+    order_ref: `contract-order-${orderSequence}`,
+    ...overrides,
+  };
+}
+
+/** Runs `action` (a synchronous throw counts) and asserts it fails with a `PaymentError` of `code`. */
+async function refusedWith(
+  action: () => unknown,
+  code: PaymentErrorCode,
+  what: string,
+): Promise<PaymentError> {
+  let outcome: unknown;
+  try {
+    outcome = await Promise.resolve().then(action);
+  } catch (error) {
+    if (!PaymentError.isInstance(error)) {
+      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      assert.fail(`${what}: expected a PaymentError with code ${code}, got ${detail}`);
+    }
+    assert.equal(error.code, code, `${what}: expected code ${code}, got ${error.code} (${error.message})`);
+    return error;
+  }
+  assert.fail(
+    `${what}: expected a PaymentError with code ${code}, but it succeeded with ${describeValue(outcome)}`,
+  );
+}
+
+function describeValue(value: unknown): string {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  } catch {
+    return String(value);
+  }
+}
+
+function credentialOf(rail: PaymentRail, headers: Headers): PaymentCredential {
+  const credential = rail.readCredential(headers);
+  assert.ok(credential, "the rail reads the credential its client sent");
+  assert.equal(credential.protocol, rail.protocol, "the credential names the rail's protocol");
+  return credential;
+}
+
+/**
+ * The PaymentRail contract (adapters/ports/src/payment-rail.ts) as a suite: one named test per MUST sentence.
+ * `create` is called once per test and must return an independent rail (fresh clock, nonces and settlements).
+ */
+export function paymentRailContract(factory: PaymentRailContractOptions): Suite<PaymentRailContractName> {
+  const run = (body: (ctx: PaymentRailContext) => Promise<void>) => async () => {
+    const ctx = await factory.create();
+    try {
+      await body(ctx);
+    } finally {
+      await ctx.dispose?.();
+    }
+  };
+
+  /** Challenges, pays and verifies one charge. */
+  async function paidAndVerified(ctx: PaymentRailContext, charge: Charge) {
+    const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+    const payment = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+    return { headers, payment };
+  }
+
+  const tests: Record<PaymentRailContractName, () => Promise<void>> = {
+    "challenge is deterministic for one charge": run(async ({ rail, normalizeChallenge }) => {
+      const charge = chargeFixture();
+      const normalize = normalizeChallenge ?? ((c: PaymentChallenge) => c);
+      const first = await rail.challenge(charge);
+      const second = await rail.challenge({ ...charge });
+      assert.equal(first.status, 402);
+      assert.equal(typeof first.contentType, "string");
+      assert.ok(Object.keys(first.headers).length > 0, "a challenge carries headers");
+      assert.deepEqual(normalize(second), normalize(first), "two challenges for one charge are the same");
+      const other = await rail.challenge({ ...charge, amount_cents: charge.amount_cents + 1 });
+      assert.notDeepEqual(normalize(other), normalize(first), "another amount gives another challenge");
+    }),
+
+    "readCredential returns undefined when the request carries no credential": run(async ({ rail }) => {
+      assert.equal(rail.readCredential(new Headers()), undefined);
+      const unrelated = new Headers({
+        "content-type": "application/json",
+        accept: "application/json",
+        "idempotency-key": "3f0c6a1e-0000-4000-8000-000000000000",
+      });
+      assert.equal(rail.readCredential(unrelated), undefined);
+    }),
+
+    "readCredential refuses an undecodable credential with malformed_credential": run(async (ctx) => {
+      const charge = chargeFixture();
+      const paid = await ctx.pay(await ctx.rail.challenge(charge), charge);
+      const truncated = new Headers();
+      const garbled = new Headers();
+      for (const [name, value] of paid) {
+        truncated.set(name, `${value.slice(0, Math.ceil(value.length / 2))}!*`);
+        garbled.set(name, `${value.split(" ")[0] ?? ""} %%%not-a-credential%%%`);
+      }
+      await refusedWith(
+        () => ctx.rail.readCredential(truncated),
+        "malformed_credential",
+        "a truncated credential",
+      );
+      await refusedWith(
+        () => ctx.rail.readCredential(garbled),
+        "malformed_credential",
+        "a garbled credential",
+      );
+    }),
+
+    "verify refuses a credential for another amount with payment_mismatch": run(async (ctx) => {
+      const charge = chargeFixture();
+      const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+      const dearer = { ...charge, amount_cents: charge.amount_cents + 100 };
+      const cheaper = { ...charge, amount_cents: charge.amount_cents - 1 };
+      for (const other of [dearer, cheaper]) {
+        await refusedWith(
+          () => ctx.rail.verify(credentialOf(ctx.rail, headers), other),
+          "payment_mismatch",
+          `a ${charge.amount_cents}-cent credential for a ${other.amount_cents}-cent charge`,
+        );
+      }
+    }),
+
+    "verify refuses a credential for another resource with payment_mismatch": run(async (ctx) => {
+      const charge = chargeFixture();
+      const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+      const elsewhere = { ...charge, resource_url: "https://mailpiece.example/api/machine/flower-letters" };
+      await refusedWith(
+        () => ctx.rail.verify(credentialOf(ctx.rail, headers), elsewhere),
+        "payment_mismatch",
+        "a credential for another resource",
+      );
+    }),
+
+    "verify refuses a tampered credential with payment_mismatch": run(async (ctx) => {
+      const charge = chargeFixture();
+      const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+      const tampered = ctx.tamper(headers);
+      await refusedWith(
+        () => ctx.rail.verify(credentialOf(ctx.rail, tampered), charge),
+        "payment_mismatch",
+        "a tampered credential",
+      );
+    }),
+
+    "verify refuses an expired credential with payment_expired": run(async (ctx) => {
+      const charge = chargeFixture();
+      const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+      await ctx.expire();
+      await refusedWith(
+        () => ctx.rail.verify(credentialOf(ctx.rail, headers), charge),
+        "payment_expired",
+        "an expired credential",
+      );
+    }),
+
+    "verify refuses a credential whose signature does not check with verification_failed": run(
+      async (ctx) => {
+        const charge = chargeFixture();
+        const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+        await refusedWith(
+          () => ctx.rail.verify(credentialOf(ctx.rail, ctx.forge(headers)), charge),
+          "verification_failed",
+          "a forged credential",
+        );
+      },
+    ),
+
+    "verify moves no money": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { headers, payment } = await paidAndVerified(ctx, charge);
+      await refusedWith(
+        () => ctx.rail.verify(credentialOf(ctx.rail, ctx.tamper(headers)), charge),
+        "payment_mismatch",
+        "a tampered copy",
+      );
+      await refusedWith(
+        () => ctx.rail.verify(credentialOf(ctx.rail, ctx.forge(headers)), charge),
+        "verification_failed",
+        "a forged copy",
+      );
+      const again = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+      assert.equal(again.replayKey, payment.replayKey, "verifying twice spends nothing");
+      const settlement = await ctx.rail.settle(again, charge);
+      assert.equal(
+        settlement.status,
+        "settled",
+        "the funds were still there to settle after three verifications",
+      );
+    }),
+
+    "verify returns one replayKey for every copy of a credential and another for another payment": run(
+      async (ctx) => {
+        const charge = chargeFixture();
+        const challenge = await ctx.rail.challenge(charge);
+        const headers = await ctx.pay(challenge, charge);
+        const copy = new Headers(headers);
+        const first = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+        const second = await ctx.rail.verify(credentialOf(ctx.rail, copy), charge);
+        assert.equal(typeof first.replayKey, "string");
+        assert.ok(first.replayKey.length > 0, "the replay key is not empty");
+        assert.equal(second.replayKey, first.replayKey, "copies of one credential share a replay key");
+        const another = await ctx.rail.verify(
+          credentialOf(ctx.rail, await ctx.pay(challenge, charge)),
+          charge,
+        );
+        assert.notEqual(another.replayKey, first.replayKey, "a second payment has its own replay key");
+        assert.equal(first.protocol, ctx.rail.protocol);
+        assert.equal(first.amount_cents, charge.amount_cents);
+      },
+    ),
+
+    "settle reports a final settlement as settled with a reference": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const settlement = await ctx.rail.settle(payment, charge);
+      assert.equal(settlement.status, "settled");
+      assert.equal(settlement.protocol, ctx.rail.protocol);
+      assert.equal(typeof settlement.reference, "string");
+      assert.ok(settlement.reference.length > 0, "a settlement names its transaction or provider reference");
+      assert.equal(settlement.amount_cents, charge.amount_cents);
+      assert.ok(Number.isFinite(settlement.settledAt), "settledAt is a time");
+    }),
+
+    "settle reports pending, never success, when the outcome is not final": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      await ctx.holdSettlement();
+      const settlement = await ctx.rail.settle(payment, charge);
+      assert.equal(settlement.status, "pending");
+      assert.ok(settlement.reference.length > 0, "a pending settlement keeps a reference to reconcile");
+      assert.equal(settlement.amount_cents, charge.amount_cents);
+    }),
+
+    "settle moves the funds of one credential at most once": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const first = await ctx.rail.settle(payment, charge);
+      assert.equal(first.status, "settled");
+      let second: Awaited<ReturnType<PaymentRail["settle"]>> | undefined;
+      try {
+        second = await ctx.rail.settle(payment, charge);
+      } catch (error) {
+        assert.ok(
+          PaymentError.isInstance(error),
+          `a refused second settle is a PaymentError, got ${String(error)}`,
+        );
+      }
+      if (second) {
+        assert.equal(
+          second.reference,
+          first.reference,
+          "a repeated settle may only report the same settlement",
+        );
+      }
+    }),
+
+    "receipt headers exist for settled and pending settlements": run(async (ctx) => {
+      const settledCharge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, settledCharge);
+      const settled = await ctx.rail.settle(payment, settledCharge);
+      const pendingCharge = chargeFixture();
+      const held = await paidAndVerified(ctx, pendingCharge);
+      await ctx.holdSettlement();
+      const pending = await ctx.rail.settle(held.payment, pendingCharge);
+      for (const settlement of [settled, pending]) {
+        const headers = ctx.rail.receiptHeaders(settlement);
+        const entries = Object.entries(headers);
+        assert.ok(entries.length > 0, `a ${settlement.status} settlement has receipt headers`);
+        for (const [name, value] of entries) {
+          assert.equal(typeof value, "string", `receipt header ${name} is a string`);
+          assert.ok(value.length > 0, `receipt header ${name} is not empty`);
+        }
+      }
+    }),
+  };
+
+  return {
+    name: `PaymentRail contract: ${factory.name}`,
+    tests: PAYMENT_RAIL_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+  };
+}

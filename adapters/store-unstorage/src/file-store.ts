@@ -1,0 +1,93 @@
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { BlobStore, Clock, Store } from "@mailpiece/ports";
+import { createStorage } from "unstorage";
+import { atomicFsDriver, removeTempFiles, syncDirectory } from "./atomic-fs-driver.ts";
+import type { DirLock } from "./dir-lock.ts";
+import { lockDirectory } from "./dir-lock.ts";
+import { messageTag, storageError } from "./port-errors.ts";
+import { createBlobStoreOnStorage } from "./unstorage-blob-store.ts";
+import { createUnstorageStore } from "./unstorage-store.ts";
+
+export interface FileStoreOptions {
+  /** The directory of the records, e.g. `$DATA_DIR/records`. Created when missing; one process at a time. */
+  dir: string;
+  /** Where time comes from (TTLs, `updatedAt`); defaults to the system clock. */
+  clock?: Clock;
+}
+
+export interface FileBlobStoreOptions {
+  /** The directory of the blobs, e.g. `$DATA_DIR/blobs`. Created when missing; one process at a time. */
+  dir: string;
+}
+
+const FILE_CAPABILITIES = { durable: true, shared: false } as const;
+
+/** Creates `dir`, takes its lock and removes what a killed writer left behind. */
+async function openDirectory(dir: string, tag: string): Promise<DirLock> {
+  try {
+    const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (created !== undefined) await syncDirectory(dirname(created));
+  } catch (error) {
+    throw storageError(tag, `create ${dir}`, error);
+  }
+  const lock = await lockDirectory(dir, tag);
+  try {
+    await removeTempFiles(dir);
+  } catch (error) {
+    await lock.release();
+    throw storageError(tag, `clean ${dir}`, error);
+  }
+  return lock;
+}
+
+/**
+ * The embedded default Store: one file per record under `dir`, written atomically (temporary file, fsync,
+ * rename, directory fsync), so a record survives `kill -9` at any moment with its old or its new value.
+ * Declares `{durable: true, shared: false}` and holds an exclusive lock on `dir` until `close()`; opening a
+ * directory another live process holds fails with `store_unavailable`.
+ */
+export async function createFileStore(options: FileStoreOptions): Promise<Store> {
+  const dir = resolve(options.dir);
+  const lock = await openDirectory(dir, messageTag("file", "store"));
+  const store = createUnstorageStore({
+    storage: createStorage({ driver: atomicFsDriver({ base: dir }) }),
+    name: "file",
+    capabilities: FILE_CAPABILITIES,
+    clock: options.clock,
+  });
+  return {
+    ...store,
+    async close() {
+      try {
+        await store.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}
+
+/** The embedded default BlobStore: one file per blob under `dir`, written atomically, with `dir` locked. */
+export async function createFileBlobStore(options: FileBlobStoreOptions): Promise<BlobStore> {
+  const dir = resolve(options.dir);
+  const lock = await openDirectory(dir, messageTag("file", "blob-store"));
+  const blobs = createBlobStoreOnStorage(
+    {
+      storage: createStorage({ driver: atomicFsDriver({ base: dir }) }),
+      name: "file",
+      capabilities: FILE_CAPABILITIES,
+    },
+    { freshReads: true },
+  );
+  return {
+    ...blobs,
+    async close() {
+      try {
+        await blobs.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}

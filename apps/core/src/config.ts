@@ -1,0 +1,38 @@
+import type { PriceBook, QuoteBounds } from "@mailpiece/pricing";
+import { DEFAULT_PRICE_BOOK, MACHINE_ORDER_BOUNDS } from "@mailpiece/pricing";
+
+/** What an operator may tune; every field has a safe default. */
+export interface CoreConfig {
+  /** HTTPS hosts from which a `pdf` download URL may be fetched. Empty: no downloads. */
+  pdfDownloadHosts: readonly string[];
+  priceBook: PriceBook;
+  /** The price range of one machine order. */
+  bounds: QuoteBounds;
+  /** Largest PDF accepted, in bytes (spec 1: 100 MB). */
+  maxPdfBytes: number;
+  /** Most pages a PDF may have (spec 1: 199). */
+  maxPdfPages: number;
+  /** Unpaid order creation per client (spec 1: 10 attempts per hour per IP). */
+  unpaidRateLimit: { limit: number; windowMs: number };
+  /** How long a claimed payment credential stays claimed; at least as long as any credential can be valid. */
+  replayClaimTtlMs: number;
+  /** How long a retry waits for a settlement in flight before answering settled_pending_webhook. */
+  settleWaitMs: number;
+  /** How long an unpaid draft collects duplicates (same document and parties under another request_id). */
+  draftTtlMs: number;
+}
+
+export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConfig {
+  return {
+    pdfDownloadHosts: [],
+    priceBook: DEFAULT_PRICE_BOOK,
+    bounds: MACHINE_ORDER_BOUNDS,
+    maxPdfBytes: 100 * 1024 * 1024,
+    maxPdfPages: 199,
+    unpaidRateLimit: { limit: 10, windowMs: 60 * 60 * 1000 },
+    replayClaimTtlMs: 7 * 24 * 60 * 60 * 1000,
+    settleWaitMs: 10_000,
+    draftTtlMs: 24 * 60 * 60 * 1000,
+    ...overrides,
+  };
+}

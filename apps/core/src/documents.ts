@@ -1,0 +1,167 @@
+import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
+import { formatAddressLines } from "@mailpiece/orders";
+import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
+import type { CoreConfig } from "./config.ts";
+
+/** A document ready to print: its bytes, pages and where it came from. */
+export interface ResolvedDocument {
+  source: DocumentSource["kind"];
+  format?: string;
+  page_count: number;
+  pages: { width_pt: number; height_pt: number }[];
+  bytes: Uint8Array;
+}
+
+export type DocumentResolution = { ok: true; document: ResolvedDocument } | { ok: false; issues: Issue[] };
+
+/** Turns the order's document source into print-ready bytes with an exact page count, or says why it cannot. */
+export async function resolveDocument(
+  order: NormalizedOrder,
+  config: CoreConfig,
+): Promise<DocumentResolution> {
+  const doc = order.document;
+  if (!doc) return fail("", "document_source_required", "The order carries no document.");
+  switch (doc.kind) {
+    case "letter":
+      return resolveLetter(order, doc);
+    case "pdf":
+      return resolvePdf(doc, config);
+    case "form":
+      return fail(
+        "form.slug",
+        "form_unknown",
+        `No workflow form is published under the slug "${doc.slug}". List the forms with GET /api/machine/forms.`,
+      );
+  }
+}
+
+async function resolveLetter(
+  order: NormalizedOrder,
+  doc: Extract<DocumentSource, { kind: "letter" }>,
+): Promise<DocumentResolution> {
+  const signature =
+    doc.signature === undefined
+      ? undefined
+      : doc.signature.mode === "typed"
+        ? { mode: "typed" as const, text: doc.signature.text }
+        : { mode: "drawn" as const, dataUrl: doc.signature.printDataUrl ?? doc.signature.dataUrl ?? "" };
+  try {
+    const result = await typesetLetter({
+      body: doc.body,
+      ...(doc.title === undefined ? {} : { title: doc.title }),
+      format: doc.format as "text",
+      ...(signature === undefined ? {} : { signature }),
+      render: doc.render,
+      sender: { lines: formatAddressLines(order.sender) },
+      ...(order.recipient ? { recipient: { lines: formatAddressLines(order.recipient) } } : {}),
+    });
+    const info = await inspectPdf(result.pdf);
+    return {
+      ok: true,
+      document: {
+        source: "letter",
+        format: doc.format,
+        page_count: result.page_count,
+        pages: info.pages,
+        bytes: result.pdf,
+      },
+    };
+  } catch (error) {
+    if (TypesetterError.isInstance(error)) {
+      return fail(letterPath(order, error.field), error.code, error.message);
+    }
+    throw error;
+  }
+}
+
+function letterPath(order: NormalizedOrder, field: string | undefined): string {
+  if (field === "recipient" && order.recipient) return partyPath("recipient", order.recipient);
+  if (field === "sender") return partyPath("sender", order.sender);
+  if (field === "signature") return "letter.signature";
+  if (field === "format") return "letter.format";
+  return "letter";
+}
+
+/** The request field that holds a party's address, for error paths. */
+export function partyPath(role: "sender" | "recipient", party: Party): string {
+  return party.address.type === "Manual" ? `${role}_address_manual` : `${role}_address_text`;
+}
+
+async function resolvePdf(
+  doc: Extract<DocumentSource, { kind: "pdf" }>,
+  config: CoreConfig,
+): Promise<DocumentResolution> {
+  const source = doc.source;
+  switch (source.type) {
+    case "data_url": {
+      const bytes = decodeBase64(source.base64);
+      if (bytes.byteLength > config.maxPdfBytes) {
+        return fail(
+          "pdf",
+          "pdf_too_large",
+          `The PDF is ${bytes.byteLength} bytes; the limit is ${config.maxPdfBytes}.`,
+        );
+      }
+      return inspect(bytes, "pdf", config);
+    }
+    case "url":
+    case "download": {
+      const url = source.type === "url" ? source.url : source.download_url;
+      const path = source.type === "url" ? "pdf" : "pdf.download_url";
+      const host = safeHost(url);
+      if (host === undefined || !config.pdfDownloadHosts.includes(host)) {
+        return fail(
+          path,
+          "pdf_host_not_allowed",
+          `PDFs are downloaded only from allowlisted HTTPS hosts; ${host ?? "this URL"} is not one of them. Send the PDF as a data URL or an upload_token instead.`,
+        );
+      }
+      return fail(
+        path,
+        "pdf_download_failed",
+        `The PDF at ${host} could not be downloaded. Send it as a data URL or an upload_token instead.`,
+      );
+    }
+    case "upload_token":
+      return fail(
+        "pdf.upload_token",
+        "upload_token_invalid",
+        "The upload token is unknown, expired or already used. Create a new upload and send its token.",
+      );
+  }
+}
+
+async function inspect(bytes: Uint8Array, path: string, config: CoreConfig): Promise<DocumentResolution> {
+  try {
+    const info = await inspectPdf(bytes);
+    if (info.page_count > config.maxPdfPages) {
+      return fail(
+        path,
+        "pdf_too_many_pages",
+        `The PDF has ${info.page_count} pages; at most ${config.maxPdfPages} print.`,
+      );
+    }
+    return { ok: true, document: { source: "pdf", page_count: info.page_count, pages: info.pages, bytes } };
+  } catch (error) {
+    if (TypesetterError.isInstance(error)) return fail(path, error.code, error.message);
+    throw error;
+  }
+}
+
+function decodeBase64(base64: string): Uint8Array {
+  const buffer = Buffer.from(base64, "base64");
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+function safeHost(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" ? parsed.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fail(path: string, code: string, message: string): DocumentResolution {
+  return { ok: false, issues: [{ path, code, message }] };
+}

@@ -1,0 +1,109 @@
+import type { NormalizedOrder } from "@mailpiece/orders";
+import type { Store, StoredRecord } from "@mailpiece/ports";
+import { PortError } from "@mailpiece/ports";
+import type { QuoteView } from "./quote-order.ts";
+
+/** Where an order stands with its money. */
+export type PaymentStatus =
+  /** No payment yet: a 402 challenge is what the buyer gets. */
+  | "unpaid"
+  /** A credential was accepted and settlement started; its outcome is being confirmed. */
+  | "settling"
+  /** Settlement is still being verified; poll status and do not pay again. */
+  | "settled_pending_webhook"
+  | "paid";
+
+/** Status steps reported to agents (spec 1), each at most once, in the order they happened. */
+export type StatusStep =
+  | "payment_received"
+  | "receiver_address_verified"
+  | "sender_address_verified"
+  | "pdf_normalized"
+  | "letter_created"
+  | "email_sent"
+  | "canceled"
+  | "refunded"
+  | "abandoned";
+
+export interface PaymentRecord {
+  protocol: "x402" | "mpp";
+  replay_key: string;
+  status: "settling" | "settled" | "pending" | "failed";
+  reference?: string;
+  payer?: string;
+  amount_cents: number;
+  started_at: number;
+  settled_at?: number;
+  /** What the rail needs to rebuild the receipt headers for a replay. */
+  receipt_headers?: Record<string, string>;
+  failure?: { code: string; message: string };
+}
+
+/** A machine order as stored: the request as validated, the document, the price, the money and the steps. */
+export interface OrderRecord {
+  id: string;
+  object: "order";
+  /** The request_id that created it, then every request_id collapsed onto it. */
+  request_ids: string[];
+  fingerprint: string;
+  order: NormalizedOrder;
+  document: { blob_key: string; sha256: string; page_count: number; source: string; format: string | null };
+  quote: QuoteView;
+  status: "awaiting_payment" | "queued" | "canceled" | "abandoned";
+  payment_status: PaymentStatus;
+  payment?: PaymentRecord;
+  /** Failed payment attempts, newest last, for support. */
+  payment_failures: { code: string; message: string; at: number }[];
+  steps: { step: StatusStep; at: number }[];
+  created_at: number;
+  updated_at: number;
+}
+
+export const orderKey = (id: string) => `orders:${id}`;
+export const aliasKey = (requestId: string) => `aliases:${requestId}`;
+
+export async function loadOrder(store: Store, id: string): Promise<StoredRecord<OrderRecord> | undefined> {
+  return store.get<OrderRecord>(orderKey(id));
+}
+
+/** Resolves an order id or any request_id aliased to it. */
+export async function findOrder(
+  store: Store,
+  idOrRequestId: string,
+): Promise<StoredRecord<OrderRecord> | undefined> {
+  const direct = await loadOrder(store, idOrRequestId);
+  if (direct) return direct;
+  const alias = await store.get<{ order_id: string }>(aliasKey(idOrRequestId));
+  return alias ? loadOrder(store, alias.value.order_id) : undefined;
+}
+
+/**
+ * Applies `change` to the stored order with compare-and-set, re-reading and re-applying on a conflict, so
+ * concurrent updates never lose each other. `change` returns undefined to leave the order as it is.
+ */
+export async function updateOrder(
+  store: Store,
+  id: string,
+  now: () => number,
+  change: (order: OrderRecord) => OrderRecord | undefined,
+): Promise<OrderRecord> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const current = await loadOrder(store, id);
+    if (!current) throw new Error(`order ${id} vanished`);
+    const next = change(structuredClone(current.value));
+    if (!next) return current.value;
+    next.updated_at = now();
+    try {
+      const saved = await store.put<OrderRecord>(orderKey(id), next, { ifVersion: current.version });
+      return saved.value;
+    } catch (error) {
+      if (PortError.isInstance(error) && error.code === "version_conflict") continue;
+      throw error;
+    }
+  }
+  throw new Error(`order ${id} is too contended to update`);
+}
+
+export function addStep(order: OrderRecord, step: StatusStep, at: number): void {
+  if (!order.steps.some((s) => s.step === step)) order.steps.push({ step, at });
+}

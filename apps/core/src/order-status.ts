@@ -1,0 +1,70 @@
+import type { OrderRecord, StatusStep } from "./order-record.ts";
+
+/** What a buyer or agent sees when polling an order. */
+export interface OrderStatusView {
+  object: "order_status";
+  order_id: string;
+  /** Every request_id that resolves to this order. */
+  request_ids: string[];
+  status: OrderRecord["status"];
+  payment_status: "unpaid" | "settled_pending_webhook" | "paid";
+  is_paid: boolean;
+  terminal: boolean;
+  current_step: StatusStep | null;
+  steps: { step: StatusStep; at: string }[];
+  mailpiece_type: "letter" | "postcard";
+  page_count: number;
+  quote: { price_cents: number; price_usd: string; currency: "usd"; pricing_version: string };
+  payment: {
+    protocol: "x402" | "mpp";
+    reference: string | null;
+    payer: string | null;
+    amount_cents: number;
+    settled_at: string | null;
+  } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const TERMINAL: ReadonlySet<OrderRecord["status"]> = new Set(["canceled", "abandoned"]);
+
+export function orderStatusView(order: OrderRecord): OrderStatusView {
+  const payment_status =
+    order.payment_status === "paid"
+      ? "paid"
+      : order.payment_status === "unpaid"
+        ? "unpaid"
+        : "settled_pending_webhook";
+  const last = order.steps.at(-1);
+  const payment = order.payment && order.payment.status !== "failed" ? order.payment : undefined;
+  return {
+    object: "order_status",
+    order_id: order.id,
+    request_ids: order.request_ids,
+    status: order.status,
+    payment_status,
+    is_paid: payment_status === "paid",
+    terminal: TERMINAL.has(order.status),
+    current_step: last?.step ?? null,
+    steps: order.steps.map((s) => ({ step: s.step, at: new Date(s.at).toISOString() })),
+    mailpiece_type: order.order.mailpiece_type,
+    page_count: order.document.page_count,
+    quote: {
+      price_cents: order.quote.price_cents,
+      price_usd: order.quote.price_usd,
+      currency: order.quote.currency,
+      pricing_version: order.quote.pricing_version,
+    },
+    payment: payment
+      ? {
+          protocol: payment.protocol,
+          reference: payment.reference ?? null,
+          payer: payment.payer ?? null,
+          amount_cents: payment.amount_cents,
+          settled_at: payment.settled_at === undefined ? null : new Date(payment.settled_at).toISOString(),
+        }
+      : null,
+    created_at: new Date(order.created_at).toISOString(),
+    updated_at: new Date(order.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,102 @@
+import type { Issue, NormalizedOrder, Party } from "@mailpiece/orders";
+import type { Quote, QuoteInput } from "@mailpiece/pricing";
+import { formatUsd, PricingError, quote } from "@mailpiece/pricing";
+import type { CoreConfig } from "./config.ts";
+import { partyPath } from "./documents.ts";
+
+/** What a buyer sees of a price: the total, why, and under which price book. */
+export interface QuoteView {
+  price_cents: number;
+  price_usd: string;
+  currency: "usd";
+  pricing_version: string;
+  line_items: Quote["line_items"];
+  subtotal_cents: number;
+  route: Quote["route"];
+  bounds: { min_cents: number; max_cents: number };
+}
+
+export type QuoteOutcome = { ok: true; quote: QuoteView } | { ok: false; issues: Issue[] };
+
+export function quoteInputFor(order: NormalizedOrder, recipient: Party, pageCount: number): QuoteInput {
+  const o = order.options;
+  return {
+    mailpiece_type: order.mailpiece_type,
+    ...(order.postcard_size === undefined ? {} : { postcard_size: order.postcard_size }),
+    page_count: pageCount,
+    color: o.color,
+    double_sided: o.double_sided,
+    mail_class: o.mail_class,
+    certified: o.certified,
+    certified_return_receipt: o.certified_return_receipt,
+    return_receipt_format: o.return_receipt_format,
+    restricted_delivery: o.restricted_delivery,
+    signature_required: o.signature_required,
+    destination_country: recipient.country,
+    origin_country: order.sender.country,
+  };
+}
+
+/** Prices one mailpiece to one recipient; a price the book cannot give becomes an issue on the field at fault. */
+export function quoteOrder(
+  order: NormalizedOrder,
+  recipient: Party,
+  pageCount: number,
+  config: CoreConfig,
+  documentPath: string,
+): QuoteOutcome {
+  try {
+    const q = quote(quoteInputFor(order, recipient, pageCount), {
+      book: config.priceBook,
+      bounds: config.bounds,
+    });
+    return { ok: true, quote: toView(q, config) };
+  } catch (error) {
+    if (PricingError.isInstance(error)) {
+      return {
+        ok: false,
+        issues: [
+          {
+            path: pricingPath(error.field, order, recipient, documentPath),
+            code: error.code,
+            message: error.message,
+          },
+        ],
+      };
+    }
+    throw error;
+  }
+}
+
+export function toView(q: Quote, config: CoreConfig): QuoteView {
+  return {
+    price_cents: q.total_cents,
+    price_usd: formatUsd(q.total_cents),
+    currency: q.currency,
+    pricing_version: q.pricing_version,
+    line_items: q.line_items,
+    subtotal_cents: q.subtotal_cents,
+    route: q.route,
+    bounds: { min_cents: config.bounds.min_cents, max_cents: config.bounds.max_cents },
+  };
+}
+
+function pricingPath(
+  field: string | undefined,
+  order: NormalizedOrder,
+  recipient: Party,
+  documentPath: string,
+): string {
+  switch (field) {
+    case undefined:
+      return "";
+    case "destination_country":
+      return partyPath("recipient", recipient);
+    case "origin_country":
+      return partyPath("sender", order.sender);
+    case "page_count":
+      return documentPath;
+    default:
+      return field;
+  }
+}

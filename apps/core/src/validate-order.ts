@@ -1,0 +1,92 @@
+import type { Issue, NormalizedOrder } from "@mailpiece/orders";
+import { validateOrderRequest } from "@mailpiece/orders";
+import type { CoreConfig } from "./config.ts";
+import type { ResolvedDocument } from "./documents.ts";
+import { resolveDocument } from "./documents.ts";
+import type { PartyView } from "./party-view.ts";
+import { partyView } from "./party-view.ts";
+import type { QuoteView } from "./quote-order.ts";
+import { quoteOrder } from "./quote-order.ts";
+
+/** The answer to a valid order: what will be mailed, to whom, and for how much. Nothing is stored or charged. */
+export interface OrderValidationView {
+  object: "order_validation";
+  valid: true;
+  request_id: string;
+  mailpiece_type: NormalizedOrder["mailpiece_type"];
+  postcard_size: NormalizedOrder["postcard_size"] | null;
+  document: { source: "pdf" | "letter" | "form"; format: string | null; page_count: number };
+  sender: PartyView;
+  recipient: PartyView;
+  options: NormalizedOrder["options"];
+  quote: QuoteView;
+  warnings: Issue[];
+}
+
+export type ValidateOrderOutcome = { ok: true; view: OrderValidationView } | { ok: false; issues: Issue[] };
+
+/** A valid order with everything needed to charge and print it. */
+export interface PreparedOrder {
+  order: NormalizedOrder & { recipient: NonNullable<NormalizedOrder["recipient"]> };
+  document: ResolvedDocument;
+  view: OrderValidationView;
+}
+
+export type PrepareOrderOutcome = { ok: true; prepared: PreparedOrder } | { ok: false; issues: Issue[] };
+
+/** Validates a machine order request end to end: schema and rules, the document, then the price. */
+export async function validateOrder(body: unknown, config: CoreConfig): Promise<ValidateOrderOutcome> {
+  const prepared = await prepareOrder(body, config);
+  return prepared.ok ? { ok: true, view: prepared.prepared.view } : prepared;
+}
+
+/** Like validateOrder, and keeps the normalised order and the print-ready document. */
+export async function prepareOrder(body: unknown, config: CoreConfig): Promise<PrepareOrderOutcome> {
+  const checked = validateOrderRequest(body);
+  if (!checked.ok) return { ok: false, issues: checked.issues };
+  const order = checked.order;
+  if (order.bulk || !order.recipient) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "bulk",
+          code: "bulk_unavailable",
+          message: "Bulk campaigns are not accepted by this deployment; send one order per recipient.",
+        },
+      ],
+    };
+  }
+  const resolved = await resolveDocument(order, config);
+  if (!resolved.ok) return resolved;
+  const doc = resolved.document;
+  const documentPath = order.document?.kind ?? "";
+  if (order.mailpiece_type === "postcard" && doc.page_count !== 2) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "pdf",
+          code: "postcard_page_count",
+          message: `A postcard PDF has exactly 2 pages (artwork, then mailing side); this one has ${doc.page_count}.`,
+        },
+      ],
+    };
+  }
+  const priced = quoteOrder(order, order.recipient, doc.page_count, config, documentPath);
+  if (!priced.ok) return priced;
+  const view: OrderValidationView = {
+    object: "order_validation",
+    valid: true,
+    request_id: order.request_id,
+    mailpiece_type: order.mailpiece_type,
+    postcard_size: order.postcard_size ?? null,
+    document: { source: doc.source, format: doc.format ?? null, page_count: doc.page_count },
+    sender: partyView(order.sender),
+    recipient: partyView(order.recipient),
+    options: order.options,
+    quote: priced.quote,
+    warnings: checked.warnings,
+  };
+  return { ok: true, prepared: { order: { ...order, recipient: order.recipient }, document: doc, view } };
+}

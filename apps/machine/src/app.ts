@@ -1,0 +1,174 @@
+import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
+import type { PaymentRail } from "@mailpiece/ports";
+import type { H3Event } from "h3";
+import { getRequestIP, H3 } from "h3";
+import { preflight, withCors } from "./cors.ts";
+import { errorResponse, validationFailed } from "./errors.ts";
+import { buildOpenApi } from "./openapi.ts";
+import { readJsonBody } from "./read-json.ts";
+
+export interface MachineAppOptions {
+  /** Absolute base URL used in links, challenges and discovery documents. */
+  publicUrl: string;
+  /** Largest JSON body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you trust). */
+  trustProxy?: boolean;
+  /** Called with every unexpected error; never with request bodies. */
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+export const MACHINE_DEFAULTS = { maxBodyBytes: 64 * 1024 * 1024 } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+type Family = "x402" | "mpp";
+
+/** The machine API (/api/machine/...) as an h3 app that mounts alone. HTTP mapping only; the rules live in core. */
+export function createMachineApp(core: MailpieceCore, options: MachineAppOptions): H3 {
+  const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  const openapi = buildOpenApi({ publicUrl, maxBodyBytes: options.maxBodyBytes, rails: core.rails });
+  const openapiText = JSON.stringify(openapi);
+
+  const app = new H3({
+    onError(error) {
+      if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
+      if (error.status === 405)
+        return errorResponse(405, "method_not_allowed", "This method is not allowed here.");
+      options.onUnexpectedError?.(error.cause ?? error);
+      return errorResponse(
+        500,
+        "internal_error",
+        "Something failed on our side; the request changed nothing.",
+      );
+    },
+  });
+
+  const validate = async (event: H3Event) => {
+    const body = await readJsonBody(event.req, options.maxBodyBytes);
+    if (!body.ok) return withCors(body.response);
+    const outcome = await core.validateOrder({ body: body.value, raw: body.raw });
+    if (!outcome.ok) {
+      if ("conflict" in outcome && outcome.conflict) {
+        return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
+      }
+      return withCors(validationFailed(outcome.issues ?? []));
+    }
+    return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+  };
+
+  const create = (family: Family) => async (event: H3Event) => {
+    const rail: PaymentRail | undefined = core.rails[family];
+    if (!rail) {
+      return withCors(
+        errorResponse(
+          503,
+          "payment_rail_unavailable",
+          `This deployment does not accept ${family === "x402" ? "x402" : "MPP"} payments.`,
+        ),
+      );
+    }
+    const body = await readJsonBody(event.req, options.maxBodyBytes);
+    if (!body.ok) return withCors(body.response);
+    const outcome = await core.createOrder({
+      raw: body.raw,
+      body: body.value,
+      headers: event.req.headers,
+      rail,
+      clientKey: getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown",
+      resourceUrl: `${publicUrl}${family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders"}`,
+    });
+    return withCors(createResponse(outcome, publicUrl, family));
+  };
+
+  const status = (family: Family) => async (event: H3Event) => {
+    const id = event.context.params?.id ?? "";
+    const view = UUID.test(id) ? await core.getOrderStatus(id.toLowerCase()) : undefined;
+    if (!view) return withCors(errorResponse(404, "not_found", `No order has the id or request_id ${id}.`));
+    return withCors(
+      Response.json(withLinks(view, publicUrl, family), { headers: { "cache-control": "no-store" } }),
+    );
+  };
+
+  app.options("/api/machine/**", () => preflight());
+  app.post("/api/machine/orders/validate", validate);
+  app.post("/api/machine/mpp/orders/validate", validate);
+  app.post("/api/machine/orders", create("x402"));
+  app.post("/api/machine/mpp/orders", create("mpp"));
+  app.get("/api/machine/orders/:id", status("x402"));
+  app.get("/api/machine/mpp/orders/:id", status("mpp"));
+
+  app.get(
+    "/openapi.json",
+    () =>
+      new Response(openapiText, {
+        headers: {
+          "content-type": "application/json",
+          "cache-control": "public, max-age=300",
+          "access-control-allow-origin": "*",
+        },
+      }),
+  );
+
+  app.get("/.well-known/x402", () =>
+    Response.json({
+      version: 1,
+      resources: [`${publicUrl}/api/machine/orders`],
+      instructions:
+        "Mailpiece prints and mails letters and postcards. Validate first with POST /api/machine/orders/validate, then POST /api/machine/orders unpaid to receive the x402 challenge, pay it and send the identical body again with PAYMENT-SIGNATURE. Prices are 3.40 to 200.00 USD: raise your client's per-payment spend cap above $1. Full description: /openapi.json",
+    }),
+  );
+
+  return app;
+}
+
+function withLinks<T extends { order_id: string }>(
+  view: T,
+  publicUrl: string,
+  family: Family,
+): T & { status_url: string } {
+  const base = family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders";
+  return { ...view, status_url: `${publicUrl}${base}/${view.order_id}` };
+}
+
+function createResponse(outcome: CreateOrderOutcome, publicUrl: string, family: Family): Response {
+  switch (outcome.kind) {
+    case "invalid":
+      return validationFailed(outcome.issues);
+    case "conflict":
+      return errorResponse(409, outcome.code, outcome.message);
+    case "rate_limited":
+      return errorResponse(
+        429,
+        "rate_limited",
+        `Too many unpaid orders from this client; try again in ${outcome.retryAfterSeconds} s.`,
+        {
+          headers: { "retry-after": String(outcome.retryAfterSeconds) },
+          retry_after_seconds: outcome.retryAfterSeconds,
+        },
+      );
+    case "payment_required": {
+      const headers = new Headers({ "content-type": outcome.challenge.contentType });
+      for (const [name, value] of Object.entries(outcome.challenge.headers)) {
+        for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+      }
+      const challengeBody = outcome.challenge.body as Record<string, unknown>;
+      const body = { ...challengeBody, order: withLinks(outcome.order, publicUrl, family) };
+      return new Response(JSON.stringify(body), { status: outcome.challenge.status, headers });
+    }
+    case "accepted":
+    case "already_paid": {
+      const headers = new Headers({ "cache-control": "no-store", ...outcome.receiptHeaders });
+      const view = withLinks(outcome.order, publicUrl, family);
+      const message =
+        outcome.kind === "already_paid"
+          ? "This order is already paid; nothing was charged now. Poll status_url."
+          : view.payment_status === "paid"
+            ? "Payment settled; the order is queued for printing. Poll status_url."
+            : "Payment is being confirmed (settled_pending_webhook): poll status_url and do not pay again.";
+      return Response.json(
+        { ...view, message },
+        { status: outcome.kind === "already_paid" ? 200 : 202, headers },
+      );
+    }
+  }
+}

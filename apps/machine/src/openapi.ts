@@ -1,0 +1,267 @@
+import { OrderRequest } from "@mailpiece/orders";
+import { ErrorBody, OrderStatus, OrderValidation, WellKnownX402 } from "./schemas.ts";
+
+export interface OpenApiOptions {
+  /** Absolute base URL of the deployment, e.g. https://mail.example.com */
+  publicUrl: string;
+  maxBodyBytes: number;
+  /** The rails this deployment accepts; their create operations are described. */
+  rails?: { x402?: unknown; mpp?: unknown };
+}
+
+type Json = Record<string, unknown>;
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+function jsonContent(schema: Json): Json {
+  return { "application/json": { schema } };
+}
+
+function errorResponse(description: string): Json {
+  return { description, content: jsonContent(errorRef) };
+}
+
+function validateOperation(operationId: string, family: "x402" | "MPP", maxBodyBytes: number): Json {
+  return {
+    operationId,
+    tags: [family === "x402" ? "Orders (x402)" : "Orders (MPP)"],
+    summary: "Validate and quote an order",
+    description:
+      "Checks the whole order request (every field and cross-field rule), prepares the document to count its pages, and quotes the price. No payment, nothing stored. Every problem is reported at once with the path of the field and a stable code.",
+    requestBody: {
+      required: true,
+      description: `The order request; at most ${maxBodyBytes} bytes of JSON. Send large PDFs with an upload_token.`,
+      content: jsonContent({ $ref: "#/components/schemas/OrderRequest" }),
+      "x-max-body-bytes": maxBodyBytes,
+    },
+    responses: {
+      "200": {
+        description:
+          "The order is valid: the quote, the resolved sender and recipient, the page count and the normalised options.",
+        content: jsonContent({ $ref: "#/components/schemas/OrderValidation" }),
+      },
+      "400": errorResponse("The body is not valid JSON (invalid_json)."),
+      "413": errorResponse("The body is larger than the limit (payload_too_large)."),
+      "415": errorResponse("The content type is not application/json (unsupported_media_type)."),
+      "422": errorResponse(
+        "Validation failed (validation_failed): `issues` lists every problem with its path and code.",
+      ),
+      "500": errorResponse("An unexpected failure on the service side (internal_error)."),
+    },
+  };
+}
+
+function createOperation(operationId: string, family: "x402" | "MPP", maxBodyBytes: number): Json {
+  const x402 = family === "x402";
+  return {
+    operationId,
+    tags: [x402 ? "Orders (x402)" : "Orders (MPP)"],
+    summary: "Create and pay an order",
+    description: x402
+      ? "Unpaid: 402 with the x402 v2 challenge in PAYMENT-REQUIRED. Pay it and send the byte-for-byte identical body again with PAYMENT-SIGNATURE: 202 with PAYMENT-RESPONSE once settled. A retry of an order that is already paid answers 200 and charges nothing. x402 reference clients refuse payments above $1 by default: raise the cap (spendControls.maxAmountPerPayment) first."
+      : "Unpaid: 402 application/problem+json with one WWW-Authenticate: Payment challenge per accepted method. Pay one and send the byte-for-byte identical body again with Authorization: Payment: 202 with Payment-Receipt. A retry of an order that is already paid answers 200 and charges nothing.",
+    "x-payment-info": {
+      price: { mode: "range", currency: "USD", min: "3.40", max: "200.00" },
+      protocols: [x402 ? { x402: {} } : { mpp: {} }],
+    },
+    requestBody: {
+      required: true,
+      description: `The order request; at most ${maxBodyBytes} bytes of JSON.`,
+      content: jsonContent({ $ref: "#/components/schemas/OrderRequest" }),
+      "x-max-body-bytes": maxBodyBytes,
+    },
+    parameters: x402
+      ? [
+          {
+            name: "PAYMENT-SIGNATURE",
+            in: "header",
+            required: false,
+            description: "The x402 v2 payment payload (base64 JSON).",
+            schema: { type: "string" },
+          },
+        ]
+      : [
+          {
+            name: "Authorization",
+            in: "header",
+            required: false,
+            description: "Payment <base64url credential>.",
+            schema: { type: "string" },
+          },
+        ],
+    responses: {
+      "200": {
+        description: "Already paid: this request_id's order was paid before; nothing was charged now.",
+        content: jsonContent({ $ref: "#/components/schemas/OrderStatus" }),
+      },
+      "202": {
+        description:
+          "Payment settled (or being confirmed: payment_status settled_pending_webhook); the order is durable and pending finalisation.",
+        headers: x402
+          ? {
+              "PAYMENT-RESPONSE": {
+                description: "x402 settlement response (base64 JSON).",
+                schema: { type: "string" },
+              },
+            }
+          : {
+              "Payment-Receipt": { description: "MPP receipt (base64url JSON).", schema: { type: "string" } },
+            },
+        content: jsonContent({ $ref: "#/components/schemas/OrderStatus" }),
+      },
+      "402": x402
+        ? {
+            description:
+              "Payment required: the challenge is in PAYMENT-REQUIRED; the body repeats it with a message and the unpaid order.",
+            headers: {
+              "PAYMENT-REQUIRED": {
+                description: "x402 v2 PaymentRequired (base64 JSON).",
+                schema: { type: "string" },
+              },
+            },
+            content: jsonContent({ type: "object" }),
+          }
+        : {
+            description:
+              "Payment required: one WWW-Authenticate: Payment challenge per method; the body is problem details.",
+            headers: {
+              "WWW-Authenticate": { description: "Payment challenges.", schema: { type: "string" } },
+            },
+            content: { "application/problem+json": { schema: { type: "object" } } },
+          },
+      "400": errorResponse("The body is not valid JSON (invalid_json)."),
+      "409": errorResponse("request_id was already used with a different body (request_id_conflict)."),
+      "413": errorResponse("The body is larger than the limit (payload_too_large)."),
+      "415": errorResponse("The content type is not application/json (unsupported_media_type)."),
+      "422": errorResponse(
+        "Validation failed (validation_failed): `issues` lists every problem with its path and code.",
+      ),
+      "429": errorResponse("Too many unpaid orders from this client (rate_limited); see Retry-After."),
+      "500": errorResponse("An unexpected failure on the service side (internal_error)."),
+      "503": errorResponse(
+        "This payment rail is not available (payment_rail_unavailable), or the payment provider could not be reached.",
+      ),
+    },
+  };
+}
+
+function statusOperation(operationId: string, family: "x402" | "MPP"): Json {
+  return {
+    operationId,
+    tags: [family === "x402" ? "Orders (x402)" : "Orders (MPP)"],
+    summary: "Order status",
+    description:
+      "By order_id or any request_id aliased to it. settled_pending_webhook means the payment is being confirmed: poll, and do not pay again.",
+    parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+    responses: {
+      "200": {
+        description: "The order's status.",
+        content: jsonContent({ $ref: "#/components/schemas/OrderStatus" }),
+      },
+      "404": errorResponse("No order has this id or request_id (not_found)."),
+    },
+  };
+}
+
+/** The OpenAPI 3.1.0 description of the machine API, generated from the same schemas the server validates with. */
+export function buildOpenApi(options: OpenApiOptions): Json {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Mailpiece machine API",
+      version: "1.0.0",
+      summary: "Print, envelope and post physical mail, paid per order with x402 or MPP.",
+      description: [
+        "Sequence: (1) optionally discover workflow forms; (2) POST the order to a validate endpoint for a quote, with no payment side effect; (3) create it unpaid and receive 402 with a payment challenge; (4) pay and retry the byte-for-byte identical body; (5) poll the order status.",
+        "`request_id` is the idempotency key of one logical mailing: reuse it with an identical body when retrying.",
+        'Paying with x402: machine orders cost 3.40 to 200.00 USD, above the $1 per-payment cap that x402 reference clients apply by default. Raise the cap before paying, e.g. `x402Client.fromConfig({ schemes: [], spendControls: { maxAmountPerPayment: "$250" } })`.',
+        "Errors: a JSON body `{error, message, issues?}`; `error` is a stable snake_case code, and for 422 `issues` lists every problem with the dotted path of its field.",
+      ].join("\n\n"),
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    servers: [{ url: options.publicUrl }],
+    tags: [
+      { name: "Orders (x402)", description: "Paths under /api/machine/, paid with x402 v2." },
+      {
+        name: "Orders (MPP)",
+        description: "Paths under /api/machine/mpp/, paid with the Payment HTTP authentication scheme.",
+      },
+      { name: "Discovery" },
+    ],
+    paths: {
+      "/api/machine/orders/validate": {
+        post: validateOperation("validateOrder", "x402", options.maxBodyBytes),
+      },
+      "/api/machine/mpp/orders/validate": {
+        post: validateOperation("validateOrderMpp", "MPP", options.maxBodyBytes),
+      },
+      ...(options.rails?.x402
+        ? { "/api/machine/orders": { post: createOperation("createOrder", "x402", options.maxBodyBytes) } }
+        : {}),
+      ...(options.rails?.mpp
+        ? {
+            "/api/machine/mpp/orders": {
+              post: createOperation("createOrderMpp", "MPP", options.maxBodyBytes),
+            },
+          }
+        : {}),
+      "/api/machine/orders/{id}": { get: statusOperation("getOrder", "x402") },
+      "/api/machine/mpp/orders/{id}": { get: statusOperation("getOrderMpp", "MPP") },
+      "/openapi.json": {
+        get: {
+          operationId: "getOpenApi",
+          tags: ["Discovery"],
+          summary: "This description",
+          responses: {
+            "200": { description: "OpenAPI 3.1.0 document.", content: jsonContent({ type: "object" }) },
+          },
+        },
+      },
+      "/.well-known/x402": {
+        get: {
+          operationId: "getX402Discovery",
+          tags: ["Discovery"],
+          summary: "x402 resource manifest for crawlers",
+          responses: {
+            "200": {
+              description: "The paid resources.",
+              content: jsonContent({ $ref: "#/components/schemas/X402Discovery" }),
+            },
+          },
+        },
+      },
+      "/health": {
+        get: {
+          operationId: "getHealth",
+          tags: ["Discovery"],
+          summary: "Liveness and store health",
+          responses: {
+            "200": {
+              description: "The service is up.",
+              content: jsonContent({
+                type: "object",
+                required: ["status"],
+                properties: { status: { type: "string", enum: ["ok"] }, version: { type: "string" } },
+              }),
+            },
+            "503": errorResponse("The store is unavailable."),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        OrderRequest: plain(OrderRequest),
+        OrderValidation: plain(OrderValidation),
+        OrderStatus: plain(OrderStatus),
+        Error: plain(ErrorBody),
+        X402Discovery: plain(WellKnownX402),
+      },
+    },
+  };
+}
+
+/** A TypeBox schema as plain JSON Schema (drops any non-JSON members). */
+function plain(schema: unknown): Json {
+  return JSON.parse(JSON.stringify(schema)) as Json;
+}

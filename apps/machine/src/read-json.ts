@@ -1,0 +1,64 @@
+import { errorResponse } from "./errors.ts";
+
+export type JsonBody = { ok: true; value: unknown; raw: Uint8Array } | { ok: false; response: Response };
+
+/**
+ * Reads a JSON request body: 415 unless the content type is JSON, 413 past `limitBytes` (checked on the declared
+ * length and again while streaming, so a lying client is cut off), 400 when it does not parse.
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json" && !(type.startsWith("application/") && type.endsWith("+json"))) {
+    return {
+      ok: false,
+      response: errorResponse(
+        415,
+        "unsupported_media_type",
+        `Send the order as JSON with Content-Type: application/json${type ? `, not ${type}` : ""}.`,
+      ),
+    };
+  }
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limitBytes)
+    return { ok: false, response: tooLarge(limitBytes) };
+  const raw = await readLimited(request, limitBytes);
+  if (raw === undefined) return { ok: false, response: tooLarge(limitBytes) };
+  try {
+    return {
+      ok: true,
+      value: JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")),
+      raw,
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_json", `The body is not valid JSON: ${(error as Error).message}`),
+    };
+  }
+}
+
+async function readLimited(request: Request, limitBytes: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limitBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks, total));
+}
+
+function tooLarge(limitBytes: number): Response {
+  return errorResponse(
+    413,
+    "payload_too_large",
+    `The body is larger than ${limitBytes} bytes. Send large PDFs with an upload_token instead of a data URL.`,
+  );
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("defaults to 127.0.0.1:3000, the file store under ./.data and a matching public URL", () => {
+    const config = loadConfig({});
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.port).toBe(3000);
+    expect(config.store).toBe("file");
+    expect(config.dataDir.endsWith(".data")).toBe(true);
+    expect(config.publicUrl).toBe("http://127.0.0.1:3000");
+    expect(config.pdfDownloadHosts).toEqual([]);
+  });
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      HOST: "0.0.0.0",
+      PORT: "8080",
+      PUBLIC_URL: "https://mail.example.com/",
+      STORE: "memory",
+      DATA_DIR: "/tmp/mp",
+      MAX_BODY_BYTES: "2048",
+      PDF_DOWNLOAD_HOSTS: "files.example.com, CDN.example.org",
+      LOG_LEVEL: "warn",
+    });
+    expect(config).toMatchObject({
+      host: "0.0.0.0",
+      port: 8080,
+      publicUrl: "https://mail.example.com",
+      store: "memory",
+      dataDir: "/tmp/mp",
+      maxBodyBytes: 2048,
+      pdfDownloadHosts: ["files.example.com", "cdn.example.org"],
+      logLevel: "warn",
+    });
+  });
+
+  it.each([
+    ["PORT", "http"],
+    ["PORT", "70000"],
+    ["STORE", "redis-ish"],
+    ["LOG_LEVEL", "loud"],
+    ["PUBLIC_URL", "ftp://x"],
+    ["MAX_BODY_BYTES", "12"],
+    ["PDF_DOWNLOAD_HOSTS", "https://files.example.com/path"],
+  ])("refuses %s=%s with an error naming the variable", (variable, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(variable);
+    expect((caught as ConfigError).message).toContain(variable);
+  });
+});

@@ -1,0 +1,165 @@
+import { resolve } from "node:path";
+
+/** The reference server's configuration, read from the environment (see the README's table). */
+export interface ServerConfig {
+  host: string;
+  port: number;
+  publicUrl: string;
+  store: "file" | "memory";
+  dataDir: string;
+  maxBodyBytes: number;
+  pdfDownloadHosts: string[];
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  trustProxy: boolean;
+  /** Unpaid order creations allowed per client IP per hour. */
+  unpaidPerHour: number;
+  payments: {
+    x402?: { network: string; payTo: string; facilitatorUrl?: string };
+    mpp?: {
+      realm: string;
+      /** Absent: generated once and kept under DATA_DIR (or per process with the memory store). */
+      secretKey?: string;
+      methods: ("test" | "tempo" | "stripe")[];
+      tempoRecipient?: string;
+      stripeSecretKey?: string;
+      stripeNetworkId?: string;
+    };
+  };
+}
+
+export class ConfigError extends Error {
+  readonly code = "invalid_config";
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/** Reads and checks every variable; a bad value stops the start with a message naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const host = env.HOST?.trim() || "127.0.0.1";
+  const port = integer(env, "PORT", 3000, 0, 65535);
+  const store = (env.STORE?.trim() || "file") as ServerConfig["store"];
+  if (store !== "file" && store !== "memory")
+    throw new ConfigError("STORE", `must be "file" or "memory", not "${store}"`);
+  const logLevel = (env.LOG_LEVEL?.trim() || "info") as ServerConfig["logLevel"];
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
+  const publicUrl = (
+    env.PUBLIC_URL?.trim() || `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+  ).replace(/\/+$/, "");
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+  } catch {
+    throw new ConfigError("PUBLIC_URL", `must be an absolute http(s) URL, not "${publicUrl}"`);
+  }
+  const pdfDownloadHosts = (env.PDF_DOWNLOAD_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of pdfDownloadHosts) {
+    if (!/^[a-z0-9.-]+$/.test(h)) throw new ConfigError("PDF_DOWNLOAD_HOSTS", `"${h}" is not a host name`);
+  }
+  const rails = list(env.PAYMENT_RAILS ?? "x402,mpp");
+  for (const r of rails)
+    if (r !== "x402" && r !== "mpp") throw new ConfigError("PAYMENT_RAILS", `"${r}" is not x402 or mpp`);
+  const payments: ServerConfig["payments"] = {};
+  if (rails.includes("x402")) {
+    const network = env.X402_NETWORK?.trim() || "eip155:84532";
+    if (!/^eip155:\d+$/.test(network))
+      throw new ConfigError("X402_NETWORK", `must be a CAIP-2 EVM network such as eip155:84532`);
+    const facilitatorUrl = env.X402_FACILITATOR_URL?.trim() || undefined;
+    if (facilitatorUrl && !/^https:\/\//.test(facilitatorUrl))
+      throw new ConfigError("X402_FACILITATOR_URL", "must be an https URL");
+    const payTo = env.X402_PAY_TO?.trim() || (facilitatorUrl ? "" : DEV_PAYEE);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(payTo)) {
+      throw new ConfigError(
+        "X402_PAY_TO",
+        "must be the 0x address that receives payments (required with X402_FACILITATOR_URL)",
+      );
+    }
+    payments.x402 = { network, payTo, ...(facilitatorUrl ? { facilitatorUrl } : {}) };
+  }
+  if (rails.includes("mpp")) {
+    const methods = list(env.MPP_METHODS ?? "test");
+    for (const m of methods) {
+      if (m !== "test" && m !== "tempo" && m !== "stripe")
+        throw new ConfigError("MPP_METHODS", `"${m}" is not test, tempo or stripe`);
+    }
+    const secretKey = env.MPP_SECRET_KEY?.trim() || undefined;
+    if (secretKey && Buffer.byteLength(secretKey) < 32)
+      throw new ConfigError("MPP_SECRET_KEY", "must be at least 32 bytes");
+    const mpp: NonNullable<ServerConfig["payments"]["mpp"]> = {
+      realm: env.MPP_REALM?.trim() || new URL(publicUrl).host,
+      methods: methods as ("test" | "tempo" | "stripe")[],
+      ...(secretKey ? { secretKey } : {}),
+    };
+    if (methods.includes("tempo")) {
+      const recipient = env.MPP_TEMPO_RECIPIENT?.trim() ?? "";
+      if (!/^0x[0-9a-fA-F]{40}$/.test(recipient))
+        throw new ConfigError("MPP_TEMPO_RECIPIENT", "must be a 0x address");
+      mpp.tempoRecipient = recipient;
+    }
+    if (methods.includes("stripe")) {
+      const key = env.MPP_STRIPE_SECRET_KEY?.trim() ?? "";
+      const networkId = env.MPP_STRIPE_NETWORK_ID?.trim() ?? "";
+      if (!key) throw new ConfigError("MPP_STRIPE_SECRET_KEY", "is required for the stripe method");
+      if (!networkId) throw new ConfigError("MPP_STRIPE_NETWORK_ID", "is required for the stripe method");
+      mpp.stripeSecretKey = key;
+      mpp.stripeNetworkId = networkId;
+    }
+    payments.mpp = mpp;
+  }
+  return {
+    host,
+    port,
+    publicUrl,
+    store,
+    dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
+    maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    pdfDownloadHosts,
+    logLevel,
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
+    payments,
+  };
+}
+
+/** The development payee used with simulated x402 payments when X402_PAY_TO is not set. */
+export const DEV_PAYEE = "0x000000000000000000000000000000000000dEaD";
+
+function list(raw: string): string[] {
+  return raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function bool(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (["1", "true", "yes"].includes(raw)) return true;
+  if (["0", "false", "no"].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, not "${raw}"`);
+}
+
+function integer(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, not "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return value;
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PaymentRail, Store } from "@mailpiece/ports";
+import type { MppMethodConfig } from "@mailpiece/rail-mpp";
+import { createMppRail, stripeMethod, tempoMethod, testMethod } from "@mailpiece/rail-mpp";
+import { createHttpFacilitator, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
+import type { ServerConfig } from "./config.ts";
+
+/** Builds the configured payment rails. Simulated ones are reported so the server can say so loudly. */
+export function createRails(
+  config: ServerConfig,
+  store: Store,
+): { rails: { x402?: PaymentRail; mpp?: PaymentRail }; simulated: string[] } {
+  const rails: { x402?: PaymentRail; mpp?: PaymentRail } = {};
+  const simulated: string[] = [];
+  const x402 = config.payments.x402;
+  if (x402) {
+    const facilitator = x402.facilitatorUrl
+      ? createHttpFacilitator({ url: x402.facilitatorUrl })
+      : createLocalFacilitator({
+          network: x402.network,
+          // Spent nonces live in the store, so a restart cannot settle one twice.
+          usedNonces: {
+            async claim(key) {
+              const safe = key.replace(/[^A-Za-z0-9._:-]/g, "_");
+              return (await store.create(`x402:nonces:${safe}`, { at: Date.now() })).created;
+            },
+          },
+        });
+    rails.x402 = createX402Rail({ network: x402.network, payTo: x402.payTo, facilitator });
+    if (rails.x402.simulated) simulated.push(`x402 on ${x402.network} (local facilitator, no funds move)`);
+  }
+  const mpp = config.payments.mpp;
+  if (mpp) {
+    const methods: MppMethodConfig[] = mpp.methods.map((name) => {
+      switch (name) {
+        case "test":
+          return testMethod();
+        case "tempo":
+          return tempoMethod({ recipient: mpp.tempoRecipient as `0x${string}` });
+        default:
+          return stripeMethod({ secretKey: mpp.stripeSecretKey!, networkId: mpp.stripeNetworkId! });
+      }
+    });
+    rails.mpp = createMppRail({ realm: mpp.realm, secretKey: mpp.secretKey ?? mppSecret(config), methods });
+    if (rails.mpp.simulated) simulated.push("MPP with the test method (tok_test_ tokens, no funds move)");
+  }
+  return { rails, simulated };
+}
+
+/** A challenge-binding secret kept under DATA_DIR, so challenges stay valid across restarts. */
+function mppSecret(config: ServerConfig): string {
+  if (config.store === "memory") return randomBytes(32).toString("base64url");
+  const file = join(config.dataDir, "mpp-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(config.dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return readFileSync(file, "utf8").trim();
+  }
+}

@@ -1,0 +1,108 @@
+import { join } from "node:path";
+import type { MailpieceCore } from "@mailpiece/core";
+import { createMailpieceCore } from "@mailpiece/core";
+import type { BlobStore, Store } from "@mailpiece/ports";
+import {
+  createFileBlobStore,
+  createFileStore,
+  createMemoryBlobStore,
+  createMemoryStore,
+} from "@mailpiece/store-unstorage";
+import { serve } from "srvx";
+import type { ServerConfig } from "./config.ts";
+import type { Logger } from "./logger.ts";
+import { createLogger } from "./logger.ts";
+import { createRails } from "./rails.ts";
+import { createServerApp } from "./server-app.ts";
+
+export const VERSION = "0.1.0";
+
+export interface RunningServer {
+  /** The base URL the server listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  core: MailpieceCore;
+  /** Stops accepting connections, finishes in-flight requests, then closes the stores. */
+  close(): Promise<void>;
+}
+
+/** Opens the configured stores. The file store is the embedded default; it lives under DATA_DIR. */
+export async function openStores(config: ServerConfig): Promise<{ store: Store; blobs: BlobStore }> {
+  if (config.store === "memory") return { store: createMemoryStore(), blobs: createMemoryBlobStore() };
+  const store = await createFileStore({ dir: join(config.dataDir, "records") });
+  try {
+    const blobs = await createFileBlobStore({ dir: join(config.dataDir, "blobs") });
+    return { store, blobs };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Builds the core and the app and listens on HOST:PORT. */
+export async function startServer(
+  config: ServerConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningServer> {
+  const { store, blobs } = await openStores(config);
+  let rails: ReturnType<typeof createRails>;
+  try {
+    rails = createRails(config, store);
+  } catch (error) {
+    await Promise.all([store.close(), blobs.close()]);
+    throw error;
+  }
+  for (const what of rails.simulated) {
+    logger.warn("PAYMENTS ARE SIMULATED", { rail: what });
+  }
+  const core = createMailpieceCore({
+    store,
+    blobs,
+    rails: rails.rails,
+    config: {
+      pdfDownloadHosts: config.pdfDownloadHosts,
+      unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
+    },
+  });
+  const app = createServerApp(core, {
+    publicUrl: config.publicUrl,
+    maxBodyBytes: config.maxBodyBytes,
+    trustProxy: config.trustProxy,
+    logger,
+    version: VERSION,
+  });
+  const server = serve({
+    fetch: app.fetch,
+    hostname: config.host,
+    port: config.port,
+    silent: true,
+    gracefulShutdown: false,
+  });
+  try {
+    await server.ready();
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+  const address = server.node?.server?.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info("listening", {
+    url,
+    public_url: config.publicUrl,
+    store: store.name,
+    data_dir: config.store === "file" ? config.dataDir : undefined,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    core,
+    close() {
+      closing ??= (async () => {
+        await server.close();
+        await core.close();
+      })();
+      return closing;
+    },
+  };
+}

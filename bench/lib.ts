@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+
+export interface Child {
+  url: string;
+  pid: number;
+  /** Peak resident memory of the process so far, in MiB (VmHWM). */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server process that prints a JSON log line with a `url` field once it listens, and waits for that line.
+ */
+export async function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s`)), 60_000);
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      for (const line of buffer.split("\n")) {
+        try {
+          const parsed = JSON.parse(line) as { url?: string };
+          if (parsed.url) {
+            clearTimeout(timer);
+            resolve(parsed.url);
+          }
+        } catch {}
+      }
+      buffer = buffer.slice(buffer.lastIndexOf("\n") + 1);
+    });
+  });
+  child.stdout!.resume();
+  return {
+    url,
+    pid: child.pid!,
+    peakRssMiB() {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? "0");
+      return kb / 1024;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50ms: number;
+  p99ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Sends POST requests with one of `bodies` (round robin) for `seconds`, over `connections` connections. */
+export async function load(
+  url: string,
+  bodies: string[],
+  options: { seconds: number; connections: number; expectStatus?: number },
+): Promise<LoadResult> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [
+      {
+        setupRequest(request) {
+          const body = bodies[i++ % bodies.length]!;
+          return { ...request, body };
+        },
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50ms: result.latency.p50,
+    p99ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function table(rows: (string | number)[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows.map((r) => r.map((cell, c) => String(cell).padEnd(widths[c]!)).join("  ")).join("\n");
+}

@@ -1,0 +1,578 @@
+import assert from "node:assert/strict";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import type { Suite } from "../kit.ts";
+import { letterOrder, longBody, makePdf, manualAddress, pdfDataUrl } from "./fixtures.ts";
+import type { HttpTarget } from "./http-target.ts";
+
+type Json = Record<string, unknown>;
+interface Issue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+const VALIDATE = "/api/machine/orders/validate";
+const VALIDATE_MPP = "/api/machine/mpp/orders/validate";
+
+async function post(target: HttpTarget, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await target.fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: Json | undefined;
+  try {
+    json = JSON.parse(text) as Json;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+async function validOk(target: HttpTarget, body: unknown, path = VALIDATE): Promise<Json> {
+  const res = await post(target, path, body);
+  assert.equal(res.status, 200, `expected 200 from ${path}, got ${res.status}: ${res.text.slice(0, 500)}`);
+  assert.ok(res.json, "the body is JSON");
+  return res.json;
+}
+
+async function issuesOf(target: HttpTarget, body: unknown): Promise<Issue[]> {
+  const res = await post(target, VALIDATE, body);
+  assert.equal(res.status, 422, `expected 422, got ${res.status}: ${res.text.slice(0, 500)}`);
+  assert.equal(res.json?.error, "validation_failed");
+  assert.equal(typeof res.json?.message, "string");
+  const issues = res.json?.issues as Issue[];
+  assert.ok(Array.isArray(issues) && issues.length > 0, "422 lists its issues");
+  for (const issue of issues) {
+    assert.equal(typeof issue.path, "string");
+    assert.match(issue.code, /^[a-z][a-z0-9_]*$/, `issue code ${issue.code} is snake_case`);
+    assert.ok(issue.message.length > 0, "every issue has a message");
+  }
+  return issues;
+}
+
+/** Asserts that some issue sits at `path` (and has `code`, when given). */
+function hasIssue(issues: Issue[], path: string, code?: string): void {
+  const found = issues.some((i) => i.path === path && (code === undefined || i.code === code));
+  assert.ok(
+    found,
+    `expected an issue at "${path}"${code ? ` with code ${code}` : ""}; got ${JSON.stringify(issues)}`,
+  );
+}
+
+function quoteOf(view: Json): {
+  price_cents: number;
+  line_items: { code: string; amount_cents: number }[];
+  bounds: { min_cents: number; max_cents: number };
+  subtotal_cents: number;
+} {
+  return view.quote as never;
+}
+
+function assertQuoteConsistent(view: Json): void {
+  const q = quoteOf(view);
+  assert.ok(Number.isInteger(q.price_cents), "price is integer cents");
+  assert.ok(
+    q.price_cents >= q.bounds.min_cents && q.price_cents <= q.bounds.max_cents,
+    "price within the bounds",
+  );
+  const sum = q.line_items.reduce((s, l) => s + l.amount_cents, 0);
+  assert.equal(sum, q.price_cents, "the line items add up to the price");
+}
+
+export type MachineTestName = (typeof MACHINE_TEST_NAMES)[number];
+
+export const MACHINE_TEST_NAMES = [
+  "health answers ok",
+  "openapi.json is a valid OpenAPI 3.1.0 document listing every operation's responses",
+  "well-known x402 manifest lists the paid resources",
+  "validate quotes a plain-text letter with its typeset page count",
+  "validate answers alike on the x402 and MPP paths",
+  "validate gives the same quote for the same input",
+  "a long letter flows over more pages and never costs less",
+  "a PDF data URL is counted from the PDF itself",
+  "certified mail adds its line item",
+  "the resolved recipient and sender carry the exact names and lines",
+  "postcards are normalised to standard colour double-sided with warnings",
+  "a postcard PDF must have exactly two pages",
+  "422 lists every problem at once with path and code",
+  "unknown top-level properties are rejected",
+  "a single order carries exactly one document source",
+  "bulk excludes recipient fields and document sources",
+  "each party uses exactly one address strategy",
+  "address ids carry an allowed country",
+  "manual addresses need state for US and CA",
+  "international manual addresses carry countryCode",
+  "return receipt options need certified_return_receipt",
+  "priority and express do not combine with certified",
+  "postcards need postcard_size",
+  "request_id must be a uuid and buyer_email an email",
+  "letter bounds are enforced",
+  "malformed JSON is 400",
+  "a wrong content type is 415",
+  "a body over the limit is 413",
+  "unknown paths are 404 with a JSON error",
+] as const;
+
+/** The machine-surface HTTP suite: runs in-process or against any deployment. */
+export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
+  let openapiCache: Json | undefined;
+  const openapi = async (): Promise<Json> => {
+    if (openapiCache) return openapiCache;
+    const res = await target.fetch("/openapi.json");
+    assert.equal(res.status, 200);
+    openapiCache = (await res.json()) as Json;
+    return openapiCache;
+  };
+
+  const tests: Record<MachineTestName, () => Promise<void>> = {
+    "health answers ok": async () => {
+      const res = await target.fetch("/health");
+      assert.equal(res.status, 200);
+      assert.equal(((await res.json()) as Json).status, "ok");
+    },
+
+    "openapi.json is a valid OpenAPI 3.1.0 document listing every operation's responses": async () => {
+      const doc = await openapi();
+      assert.equal(doc.openapi, "3.1.0");
+      const validator = new Validator();
+      const result = await validator.validate(doc);
+      assert.ok(result.valid, `OpenAPI validation errors: ${JSON.stringify(result).slice(0, 2000)}`);
+      const paths = doc.paths as Record<string, Record<string, { responses?: Json }>>;
+      for (const p of [VALIDATE, VALIDATE_MPP]) {
+        const op = paths[p]?.post;
+        assert.ok(op, `${p} is described`);
+        for (const status of ["200", "400", "413", "415", "422"]) {
+          assert.ok(op.responses?.[status], `${p} lists its ${status} response`);
+        }
+      }
+      for (const [p, item] of Object.entries(paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          assert.ok(
+            op.responses && Object.keys(op.responses).length > 0,
+            `${method} ${p} lists its responses`,
+          );
+        }
+      }
+    },
+
+    "well-known x402 manifest lists the paid resources": async () => {
+      const res = await target.fetch("/.well-known/x402");
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as Json;
+      assert.equal(body.version, 1);
+      assert.ok(Array.isArray(body.resources) && body.resources.length > 0);
+      for (const r of body.resources as string[]) {
+        const url = new URL(r);
+        assert.ok(url.pathname.startsWith("/api/machine/"), `${r} is a machine resource`);
+      }
+    },
+
+    "validate quotes a plain-text letter with its typeset page count": async () => {
+      const order = letterOrder();
+      const view = await validOk(target, order);
+      assert.equal(view.valid, true);
+      assert.equal(view.request_id, order.request_id);
+      const doc = view.document as Json;
+      assert.equal(doc.source, "letter");
+      assert.equal(doc.page_count, 1);
+      assertQuoteConsistent(view);
+      const options = view.options as Json;
+      assert.equal(options.double_sided, true, "double_sided defaults to true");
+      assert.equal(options.color, false, "color defaults to false");
+      assert.equal(options.mail_class, "standard");
+    },
+
+    "validate answers alike on the x402 and MPP paths": async () => {
+      const order = letterOrder();
+      const a = await validOk(target, order, VALIDATE);
+      const b = await validOk(target, order, VALIDATE_MPP);
+      assert.deepEqual(b, a);
+    },
+
+    "validate gives the same quote for the same input": async () => {
+      const order = letterOrder({ color: true, letter: longBody(12) });
+      const a = await validOk(target, order);
+      const b = await validOk(target, order);
+      assert.deepEqual(b.quote, a.quote);
+    },
+
+    "a long letter flows over more pages and never costs less": async () => {
+      const short = await validOk(target, letterOrder({ color: true }));
+      const long = await validOk(target, letterOrder({ color: true, letter: longBody(60) }));
+      const shortPages = (short.document as Json).page_count as number;
+      const longPages = (long.document as Json).page_count as number;
+      assert.ok(longPages >= 3, `a 60-paragraph letter takes several pages (got ${longPages})`);
+      assert.ok(longPages > shortPages);
+      assert.ok(quoteOf(long).price_cents >= quoteOf(short).price_cents);
+      assertQuoteConsistent(long);
+    },
+
+    "a PDF data URL is counted from the PDF itself": async () => {
+      for (const pages of [1, 3]) {
+        const order = letterOrder({ letter: undefined, pdf: pdfDataUrl(await makePdf(pages)) });
+        const view = await validOk(target, order);
+        assert.equal((view.document as Json).source, "pdf");
+        assert.equal((view.document as Json).page_count, pages);
+      }
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          letter: undefined,
+          pdf: `data:application/pdf;base64,${Buffer.from("not a pdf").toString("base64")}`,
+        }),
+      );
+      hasIssue(issues, "pdf", "pdf_unreadable");
+    },
+
+    "certified mail adds its line item": async () => {
+      const plain = await validOk(target, letterOrder({ letter: longBody(30) }));
+      const certified = await validOk(target, letterOrder({ letter: longBody(30), certified: true }));
+      assert.ok(quoteOf(certified).price_cents > quoteOf(plain).price_cents, "certified costs more");
+      assert.ok(
+        quoteOf(certified).line_items.some((l) => l.code.includes("certified")),
+        "a certified line item explains the difference",
+      );
+      assertQuoteConsistent(certified);
+    },
+
+    "the resolved recipient and sender carry the exact names and lines": async () => {
+      const view = await validOk(target, letterOrder());
+      const recipient = view.recipient as Json;
+      const sender = view.sender as Json;
+      assert.equal(recipient.name, "Grace Recipient");
+      assert.equal(sender.name, "Zoë Łukasz-Müller");
+      assert.equal(recipient.country, "US");
+      const lines = recipient.lines as string[];
+      assert.ok(lines.includes("1600 Pennsylvania Ave NW"), `recipient lines: ${JSON.stringify(lines)}`);
+      assert.ok(lines.some((l) => l.includes("Washington") && l.includes("DC") && l.includes("20500")));
+      const byId = await validOk(
+        target,
+        letterOrder({
+          recipient_address_type: "Address",
+          recipient_address_manual: undefined,
+          recipient_address_id: "CA|Ottawa|150 Wellington St",
+          recipient_address_text: "150 Wellington St, Ottawa ON K1A 0A9, Canada",
+        }),
+      );
+      assert.equal((byId.recipient as Json).country, "CA");
+      assert.equal((byId.recipient as Json).address_type, "Address");
+    },
+
+    "postcards are normalised to standard colour double-sided with warnings": async () => {
+      const order = letterOrder({
+        letter: undefined,
+        mailpiece_type: "postcard",
+        postcard_size: "4x6",
+        pdf: pdfDataUrl(await makePdf(2, [450, 306])),
+        certified: true,
+        color: false,
+      });
+      const view = await validOk(target, order);
+      const options = view.options as Json;
+      assert.equal(options.mail_class, "standard");
+      assert.equal(options.color, true);
+      assert.equal(options.double_sided, true);
+      assert.equal(options.certified, false);
+      const warnings = view.warnings as Issue[];
+      assert.ok(
+        warnings.some((w) => w.path === "certified"),
+        "the dropped certified option is reported",
+      );
+      assert.ok(
+        warnings.some((w) => w.path === "color"),
+        "the changed color option is reported",
+      );
+      assert.equal(view.postcard_size, "4x6");
+    },
+
+    "a postcard PDF must have exactly two pages": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          letter: undefined,
+          mailpiece_type: "postcard",
+          postcard_size: "4x6",
+          pdf: pdfDataUrl(await makePdf(3, [450, 306])),
+        }),
+      );
+      assert.ok(
+        issues.some((i) => i.path === "pdf"),
+        JSON.stringify(issues),
+      );
+    },
+
+    "422 lists every problem at once with path and code": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          request_id: "not-a-uuid",
+          buyer_email: undefined,
+          surprise: true,
+          recipient_address_manual: manualAddress({ state: undefined }),
+          certified: true,
+          mail_class: "express",
+        }),
+      );
+      hasIssue(issues, "request_id");
+      hasIssue(issues, "buyer_email");
+      hasIssue(issues, "surprise", "unknown_property");
+      hasIssue(issues, "recipient_address_manual.state");
+      hasIssue(issues, "mail_class");
+      assert.ok(issues.length >= 5);
+    },
+
+    "unknown top-level properties are rejected": async () => {
+      const issues = await issuesOf(target, letterOrder({ colour: true }));
+      hasIssue(issues, "colour", "unknown_property");
+      const nested = await issuesOf(
+        target,
+        letterOrder({ recipient_address_manual: manualAddress({ county: "X" }) }),
+      );
+      hasIssue(nested, "recipient_address_manual.county", "unknown_property");
+    },
+
+    "a single order carries exactly one document source": async () => {
+      const none = await issuesOf(target, letterOrder({ letter: undefined }));
+      assert.ok(
+        none.some((i) => i.code === "document_source_required"),
+        JSON.stringify(none),
+      );
+      const two = await issuesOf(target, letterOrder({ pdf: pdfDataUrl(await makePdf(1)) }));
+      assert.ok(
+        two.some((i) => i.code === "document_source_conflict"),
+        JSON.stringify(two),
+      );
+    },
+
+    "bulk excludes recipient fields and document sources": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          bulk: {
+            campaign_name: "Spring",
+            content_mode: "text",
+            template_text: "Hello {{recipient_name}}",
+            csv_content: "recipient_name,line1,city,state,zip\nA B,1 Main St,Springfield,IL,62701\n",
+          },
+        }),
+      );
+      hasIssue(issues, "recipient_name", "bulk_field_conflict");
+      hasIssue(issues, "recipient_address_manual", "bulk_field_conflict");
+      hasIssue(issues, "letter", "bulk_field_conflict");
+    },
+
+    "each party uses exactly one address strategy": async () => {
+      const both = await issuesOf(
+        target,
+        letterOrder({
+          recipient_address_id: "US|123",
+          recipient_address_text: "1 Main St, Springfield IL 62701",
+        }),
+      );
+      assert.ok(
+        both.some((i) => i.path.startsWith("recipient_address") && i.code === "address_strategy_conflict"),
+        JSON.stringify(both),
+      );
+      const missing = await issuesOf(
+        target,
+        letterOrder({ recipient_address_type: "Address", recipient_address_manual: undefined }),
+      );
+      hasIssue(missing, "recipient_address_id", "required");
+      hasIssue(missing, "recipient_address_text", "required");
+      const manualMissing = await issuesOf(target, letterOrder({ sender_address_manual: undefined }));
+      hasIssue(manualMissing, "sender_address_manual", "required");
+    },
+
+    "address ids carry an allowed country": async () => {
+      const order = letterOrder({
+        recipient_address_type: "Address",
+        recipient_address_manual: undefined,
+        recipient_address_id: "BR|Sao Paulo|1",
+        recipient_address_text: "Av. Paulista 1, São Paulo, Brazil",
+      });
+      hasIssue(await issuesOf(target, order), "recipient_address_id", "address_country_not_allowed");
+      const malformed = { ...order, recipient_address_id: "no-bar-here" };
+      hasIssue(await issuesOf(target, malformed), "recipient_address_id", "invalid_address_id");
+    },
+
+    "manual addresses need state for US and CA": async () => {
+      hasIssue(
+        await issuesOf(
+          target,
+          letterOrder({ recipient_address_manual: manualAddress({ state: undefined }) }),
+        ),
+        "recipient_address_manual.state",
+        "state_required",
+      );
+      hasIssue(
+        await issuesOf(
+          target,
+          letterOrder({
+            recipient_address_manual: {
+              line1: "150 Wellington St",
+              city: "Ottawa",
+              zip: "K1A 0A9",
+              countryCode: "CA",
+            },
+          }),
+        ),
+        "recipient_address_manual.state",
+        "state_required",
+      );
+      await validOk(
+        target,
+        letterOrder({
+          recipient_address_manual: {
+            line1: "Unter den Linden 77",
+            city: "Berlin",
+            zip: "10117",
+            countryCode: "DE",
+          },
+          sender_address_manual: manualAddress({
+            line1: "350 Fifth Avenue",
+            city: "New York",
+            state: "NY",
+            zip: "10118",
+            countryCode: "US",
+          }),
+        }),
+      );
+    },
+
+    "international manual addresses carry countryCode": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          recipient_address_manual: {
+            line1: "Unter den Linden 77",
+            city: "Berlin",
+            zip: "10117",
+            countryCode: "DE",
+          },
+          sender_address_manual: { line1: "350 Fifth Avenue", city: "New York", state: "NY", zip: "10118" },
+        }),
+      );
+      hasIssue(issues, "sender_address_manual.countryCode", "country_code_required");
+      const notAllowed = await issuesOf(
+        target,
+        letterOrder({
+          recipient_address_manual: {
+            line1: "Av. Paulista 1",
+            city: "São Paulo",
+            zip: "01310-000",
+            countryCode: "BR",
+          },
+        }),
+      );
+      hasIssue(notAllowed, "recipient_address_manual.countryCode");
+    },
+
+    "return receipt options need certified_return_receipt": async () => {
+      hasIssue(
+        await issuesOf(target, letterOrder({ certified: true, return_receipt_format: "physical" })),
+        "return_receipt_format",
+        "requires_certified_return_receipt",
+      );
+      hasIssue(
+        await issuesOf(target, letterOrder({ certified: true, restricted_delivery: true })),
+        "restricted_delivery",
+        "requires_certified_return_receipt",
+      );
+      await validOk(
+        target,
+        letterOrder({
+          certified: true,
+          certified_return_receipt: true,
+          return_receipt_format: "physical",
+          restricted_delivery: true,
+        }),
+      );
+    },
+
+    "priority and express do not combine with certified": async () => {
+      for (const mail_class of ["priority", "express"]) {
+        hasIssue(
+          await issuesOf(target, letterOrder({ certified: true, mail_class })),
+          "mail_class",
+          "mail_class_certified_conflict",
+        );
+      }
+      await validOk(target, letterOrder({ mail_class: "priority" }));
+    },
+
+    "postcards need postcard_size": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          letter: undefined,
+          mailpiece_type: "postcard",
+          pdf: pdfDataUrl(await makePdf(2, [450, 306])),
+        }),
+      );
+      hasIssue(issues, "postcard_size", "postcard_size_required");
+    },
+
+    "request_id must be a uuid and buyer_email an email": async () => {
+      const issues = await issuesOf(target, letterOrder({ request_id: "42", buyer_email: "not-an-email" }));
+      hasIssue(issues, "request_id", "invalid_format");
+      hasIssue(issues, "buyer_email", "invalid_format");
+      hasIssue(await issuesOf(target, letterOrder({ request_id: undefined })), "request_id", "required");
+    },
+
+    "letter bounds are enforced": async () => {
+      hasIssue(await issuesOf(target, letterOrder({ letter: "x".repeat(20001) })), "letter", "too_long");
+      hasIssue(await issuesOf(target, letterOrder({ letter: "" })), "letter", "too_short");
+      const render = await issuesOf(
+        target,
+        letterOrder({
+          letter: { body: "Hi", title: "t".repeat(201), render: { font_size: 20, font: "comic" } },
+        }),
+      );
+      hasIssue(render, "letter.title", "too_long");
+      hasIssue(render, "letter.render.font_size", "out_of_range");
+      hasIssue(render, "letter.render.font", "invalid_enum");
+    },
+
+    "malformed JSON is 400": async () => {
+      const res = await post(target, VALIDATE, '{"request_id": ');
+      assert.equal(res.status, 400);
+      assert.equal(res.json?.error, "invalid_json");
+    },
+
+    "a wrong content type is 415": async () => {
+      const res = await post(target, VALIDATE, JSON.stringify(letterOrder()), {
+        "content-type": "text/plain",
+      });
+      assert.equal(res.status, 415);
+      assert.equal(res.json?.error, "unsupported_media_type");
+    },
+
+    "a body over the limit is 413": async () => {
+      const doc = await openapi();
+      const op = (doc.paths as Record<string, Record<string, { requestBody?: Json }>>)[VALIDATE]?.post;
+      const limit = op?.requestBody?.["x-max-body-bytes"];
+      assert.equal(
+        typeof limit,
+        "number",
+        "the OpenAPI description states the body limit (x-max-body-bytes)",
+      );
+      const body = JSON.stringify(letterOrder({ file_name: "a".repeat((limit as number) + 1) }));
+      const res = await post(target, VALIDATE, body);
+      assert.equal(res.status, 413);
+      assert.equal(res.json?.error, "payload_too_large");
+    },
+
+    "unknown paths are 404 with a JSON error": async () => {
+      const res = await target.fetch("/api/machine/nothing-here");
+      assert.equal(res.status, 404);
+      assert.equal(((await res.json()) as Json).error, "not_found");
+    },
+  };
+
+  return {
+    name: `machine API (${target.label})`,
+    tests: MACHINE_TEST_NAMES.map((name) => ({ name, run: tests[name] })),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Canonical JSON: object keys sorted by UTF-16 code units, no whitespace, `undefined` members dropped — the same
+ * value always gives the same text (the shape of RFC 8785 for the values Mailpiece hashes).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "number" && !Number.isFinite(value)) throw new TypeError("non-finite number");
+    if (typeof value === "bigint" || typeof value === "function" || typeof value === "symbol") {
+      throw new TypeError(`cannot serialise a ${typeof value}`);
+    }
+    return JSON.stringify(value) ?? "null";
+  }
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}

@@ -1,0 +1,4 @@
+export * from "./canonical-json.ts";
+export * from "./claim-store.ts";
+export * from "./claims.ts";
+export * from "./fingerprint.ts";

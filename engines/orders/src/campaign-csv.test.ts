@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, parseCampaignCsv, readCampaignCsv } from "./campaign-csv.ts";
+
+const HEADER = "recipient_name,line1,line2,city,state,zip";
+const GRACE = "Grace Hopper,1600 Pennsylvania Ave NW,,Washington,DC,20500";
+
+const errorsOf = (csv: string, options = {}) => parseCampaignCsv(csv, options).map((row) => row.errors);
+
+describe("parseCampaignCsv", () => {
+  it("reads each data row into a recipient, numbering rows from 1", () => {
+    const rows = parseCampaignCsv(
+      `${HEADER}\n${GRACE}\nAlan Turing,2 Bletchley Rd,Hut 8,Springfield,IL,62701-1234\n`,
+    );
+    expect(rows.map((r) => [r.row_number, r.status])).toEqual([
+      [1, "valid"],
+      [2, "valid"],
+    ]);
+    expect(rows[1]?.recipient).toEqual({
+      name: "Alan Turing",
+      country: "US",
+      address: {
+        type: "Manual",
+        line1: "2 Bletchley Rd",
+        line2: "Hut 8",
+        city: "Springfield",
+        state: "IL",
+        zip: "62701-1234",
+        countryCode: "US",
+      },
+    });
+  });
+
+  it("keeps every named column in fields, free columns included", () => {
+    const [row] = parseCampaignCsv(`${HEADER},Venue, Note \n${GRACE},the park,bring a hat`);
+    expect(row?.fields).toEqual({
+      recipient_name: "Grace Hopper",
+      line1: "1600 Pennsylvania Ave NW",
+      line2: "",
+      city: "Washington",
+      state: "DC",
+      zip: "20500",
+      Venue: "the park",
+      Note: "bring a hat",
+    });
+  });
+
+  it("matches known columns without regard to case and takes the country aliases", () => {
+    for (const column of ["country", "country_code", "countrycode", "Country_Code"]) {
+      const [row] = parseCampaignCsv(
+        `Recipient_Name,LINE1,City,Zip,${column}\nHans,Unter den Linden 77,Berlin,10117,DE`,
+      );
+      expect(row?.recipient?.country).toBe("DE");
+    }
+  });
+
+  it("accepts alpha-3 and lower-case countries", () => {
+    const rows = parseCampaignCsv(
+      "recipient_name,line1,city,zip,country\nA,1 St,Berlin,10117,deu\nB,2 St,Paris,75001,fr",
+    );
+    expect(rows.map((r) => r.recipient?.country)).toEqual(["DE", "FR"]);
+  });
+
+  it("refuses countries Mailpiece does not serve", () => {
+    expect(errorsOf("recipient_name,line1,city,zip,country\nA,1 St,Rio,20000,BR")).toEqual([
+      [{ column: "country", code: "invalid_enum", message: expect.stringContaining("US, CA") }],
+    ]);
+  });
+
+  it("applies the manual address rules to each row, naming the column", () => {
+    const rows = parseCampaignCsv(
+      [
+        HEADER,
+        ",1 Main St,,Springfield,IL,62701",
+        "A,1 Main St,,Springfield,,62701",
+        "B,1 Main St,,Springfield,IL,6270",
+        `${"n".repeat(257)},1 Main St,,Springfield,IL,62701`,
+        "C,,,,IL,62701",
+      ].join("\n"),
+    );
+    expect(rows.map((r) => r.status)).toEqual(["invalid", "invalid", "invalid", "invalid", "invalid"]);
+    expect(rows.map((r) => r.errors.map((e) => [e.column, e.code]))).toEqual([
+      [["recipient_name", "required"]],
+      [["state", "state_required"]],
+      [["zip", "invalid_postal_code"]],
+      [["recipient_name", "too_long"]],
+      [
+        ["line1", "required"],
+        ["city", "required"],
+      ],
+    ]);
+    expect(rows.every((r) => r.recipient === undefined)).toBe(true);
+  });
+
+  it("requires the country in each row when asked to", () => {
+    const csv = `${HEADER},country\n${GRACE},US\nHans,Unter den Linden 77,,Berlin,,10117,`;
+    expect(errorsOf(csv, { requireCountry: true })).toEqual([
+      [],
+      [{ column: "country", code: "country_code_required", message: expect.any(String) }],
+    ]);
+    expect(errorsOf(csv)).toEqual([
+      [],
+      [{ column: "state", code: "state_required", message: expect.any(String) }],
+    ]);
+  });
+
+  it("skips blank lines, strips a byte order mark, reads quoted cells", () => {
+    const rows = parseCampaignCsv(
+      `\uFEFF${HEADER}\n\n   \n"Hopper, Grace","1600 Pennsylvania Ave NW","Suite ""A""\nRear",Washington,DC,20500\n\n`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.recipient?.name).toBe("Hopper, Grace");
+    expect(rows[0]?.recipient?.address).toMatchObject({ line2: 'Suite "A"\nRear' });
+  });
+
+  it("detects a semicolon delimiter", () => {
+    const [row] = parseCampaignCsv(
+      "recipient_name;line1;city;state;zip\nA;1 Main St, Apt 2;Springfield;IL;62701",
+    );
+    expect(row?.recipient?.address).toMatchObject({ line1: "1 Main St, Apt 2" });
+  });
+
+  it("a row with more values than columns is invalid_csv_row; fewer values read as empty", () => {
+    const rows = parseCampaignCsv(`${HEADER}\n${GRACE},extra\nA,1 Main St,,Springfield,IL`);
+    expect(rows[0]?.errors).toEqual([{ column: "", code: "invalid_csv_row", message: expect.any(String) }]);
+    expect(rows[1]?.errors.map((e) => [e.column, e.code])).toEqual([["zip", "required"]]);
+  });
+
+  it("a row with broken quotes is invalid_csv_row", () => {
+    const rows = parseCampaignCsv(`${HEADER}\n${GRACE}\nA,"1 Main"x St,,Springfield,IL,62701`);
+    expect(rows[0]?.status).toBe("valid");
+    expect(rows[1]?.errors.map((e) => e.code)).toContain("invalid_csv_row");
+  });
+
+  it("keeps header names such as __proto__ as plain fields", () => {
+    const [row] = parseCampaignCsv(`${HEADER},__proto__,constructor\n${GRACE},x,y`);
+    expect(Object.hasOwn(row?.fields ?? {}, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(row?.fields, "__proto__")?.value).toBe("x");
+    expect(row?.fields.constructor).toBe("y");
+  });
+
+  it("ignores unnamed columns", () => {
+    const [row] = parseCampaignCsv(`${HEADER},\n${GRACE},`);
+    expect(Object.keys(row?.fields ?? {})).toEqual([
+      "recipient_name",
+      "line1",
+      "line2",
+      "city",
+      "state",
+      "zip",
+    ]);
+    expect(row?.status).toBe("valid");
+  });
+});
+
+describe("readCampaignCsv file problems", () => {
+  it("lists the columns as written", () => {
+    expect(readCampaignCsv(`${HEADER},Venue\n${GRACE},x`).columns).toEqual([
+      "recipient_name",
+      "line1",
+      "line2",
+      "city",
+      "state",
+      "zip",
+      "Venue",
+    ]);
+  });
+  it("reports missing required columns", () => {
+    const { problems, rows } = readCampaignCsv("recipient_name,line1\nA,1 Main St");
+    expect(problems).toEqual([{ code: "csv_missing_column", message: expect.stringContaining("city, zip") }]);
+    expect(rows[0]?.status).toBe("invalid");
+  });
+  it("reports repeated columns and uses the first", () => {
+    const { problems, rows } = readCampaignCsv(
+      `${HEADER},City,country,country_code\n${GRACE},Elsewhere,US,CA`,
+    );
+    expect(problems).toEqual([
+      { code: "csv_duplicate_column", message: expect.stringContaining("City, country_code") },
+    ]);
+    expect(rows[0]?.recipient?.address).toMatchObject({ city: "Washington", countryCode: "US" });
+  });
+  it("refuses more than MAX_CAMPAIGN_ROWS rows", () => {
+    const row = "A,1 Main St,,Springfield,IL,62701\n";
+    const { problems, rows } = readCampaignCsv(`${HEADER}\n${row.repeat(MAX_CAMPAIGN_ROWS + 1)}`);
+    expect(problems.map((p) => p.code)).toEqual(["campaign_too_many_rows"]);
+    expect(rows).toHaveLength(MAX_CAMPAIGN_ROWS);
+    expect(readCampaignCsv(`${HEADER}\n${row.repeat(MAX_CAMPAIGN_ROWS)}`).problems).toEqual([]);
+  });
+  it("refuses a CSV over MAX_CSV_BYTES (UTF-8 bytes) without reading it", () => {
+    const big = `${HEADER}\n${"é".repeat(MAX_CSV_BYTES / 2 + 1)}`;
+    expect(readCampaignCsv(big)).toEqual({
+      columns: [],
+      rows: [],
+      problems: [{ code: "csv_too_large", message: expect.any(String) }],
+    });
+  });
+  it("an empty CSV misses every required column", () => {
+    expect(readCampaignCsv("\n\n").problems.map((p) => p.code)).toEqual(["csv_missing_column"]);
+  });
+});

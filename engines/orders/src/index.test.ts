@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { DocumentSource, Issue, NormalizedOrder, OrderValidation, Party } from "./index.ts";
+import {
+  ALLOWED_COUNTRIES,
+  BulkObject,
+  createSchemaCheck,
+  EXAMPLE_ORDER_REQUESTS,
+  FormAttachment,
+  FormPayload,
+  formatAddressLines,
+  ISSUE_CODES,
+  LetterObject,
+  LetterRender,
+  LetterSignature,
+  MAX_CAMPAIGN_ROWS,
+  MAX_CSV_BYTES,
+  ManualAddress,
+  OrderRequest,
+  OrdersError,
+  PdfSource,
+  parseCampaignCsv,
+  parseOrderRequest,
+  readCampaignCsv,
+  ValidationErrorBody,
+  ValidationIssue,
+  validateOrderRequest,
+  validationErrorBody,
+} from "./index.ts";
+
+describe("package entry", () => {
+  it("exports the public API", () => {
+    const functions = {
+      validateOrderRequest,
+      parseOrderRequest,
+      formatAddressLines,
+      parseCampaignCsv,
+      readCampaignCsv,
+      createSchemaCheck,
+      validationErrorBody,
+      OrdersError,
+    };
+    for (const fn of Object.values(functions)) expect(typeof fn).toBe("function");
+    const schemas = {
+      OrderRequest,
+      ManualAddress,
+      LetterObject,
+      LetterSignature,
+      LetterRender,
+      PdfSource,
+      FormPayload,
+      FormAttachment,
+      BulkObject,
+      ValidationIssue,
+      ValidationErrorBody,
+    };
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect((JSON.parse(JSON.stringify(schema)) as { title?: string }).title).toBe(name);
+    }
+    expect(ALLOWED_COUNTRIES).toContain("ES");
+    expect(MAX_CAMPAIGN_ROWS).toBe(100_000);
+    expect(MAX_CSV_BYTES).toBe(50 * 1024 * 1024);
+    expect(ISSUE_CODES.length).toBeGreaterThan(40);
+  });
+
+  it("its types describe the validation result", () => {
+    const result: OrderValidation = validateOrderRequest(EXAMPLE_ORDER_REQUESTS.letter);
+    const order: NormalizedOrder | undefined = result.ok ? result.order : undefined;
+    const sender: Party | undefined = order?.sender;
+    const document: DocumentSource | undefined = order?.document;
+    const warnings: Issue[] = result.ok ? result.warnings : [];
+    expect([sender?.country, document?.kind, warnings]).toEqual(["US", "letter", []]);
+  });
+});

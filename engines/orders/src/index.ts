@@ -1,0 +1,86 @@
+export { type AddressIdCheck, parseAddressId } from "./address-id.ts";
+export { type AddressLineOptions, formatAddressLines } from "./address-lines.ts";
+export {
+  BULK_EXCLUDED_FIELDS,
+  type NormalizedBulk,
+  templatePlaceholders,
+  unknownPlaceholders,
+} from "./bulk.ts";
+export { BulkObject, CONTENT_MODES, type ContentMode } from "./bulk-schema.ts";
+export {
+  type CampaignCsv,
+  type CampaignCsvOptions,
+  type CampaignCsvProblem,
+  type CampaignRow,
+  type CampaignRowError,
+  parseCampaignCsv,
+  readCampaignCsv,
+} from "./campaign-csv.ts";
+export {
+  ALLOWED_COUNTRIES,
+  type CountryCode,
+  countryName,
+  isAllowedCountry,
+  resolveCountry,
+} from "./countries.ts";
+export {
+  DEFAULT_RENDER,
+  type DocumentSource,
+  type LetterRenderValue,
+  type LetterSignatureValue,
+  type PdfSourceValue,
+} from "./document-source.ts";
+export { OrdersError, type OrdersErrorCode } from "./errors.ts";
+export { EXAMPLE_ORDER_REQUESTS } from "./examples.ts";
+export { FormAttachment, FormPayload } from "./form-schema.ts";
+export { ISSUE_CODES, type Issue, type IssueCode, isIssueCode, joinPath, WARNING_CODES } from "./issues.ts";
+export {
+  LETTER_FORMATS,
+  type LetterFormat,
+  LetterFormatSchema,
+  LetterObject,
+  LetterRender,
+  LetterSignature,
+  LetterSource,
+} from "./letter-schema.ts";
+export {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_CAMPAIGN_ROWS,
+  MAX_CSV_BYTES,
+  MAX_LETTER_CHARS,
+  MAX_LETTER_TITLE_CHARS,
+  MAX_PDF_BYTES,
+  MAX_SIGNATURE_IMAGE_BYTES,
+  MAX_SIGNATURE_TEXT_CHARS,
+  MAX_TEMPLATE_HTML_CHARS,
+} from "./limits.ts";
+export { DEFAULT_OPTIONS, type MailOptions } from "./mail-options.ts";
+export {
+  type AddressProblem,
+  type CheckedManualAddress,
+  checkManualAddress,
+  type ManualAddressInput,
+  type ManualAddressRules,
+} from "./manual-address.ts";
+export { ManualAddress } from "./manual-address-schema.ts";
+export {
+  ADDRESS_ID_PATTERN,
+  ADDRESS_TYPES,
+  ERR_DELIVERIES,
+  MAIL_CLASSES,
+  MAILPIECE_TYPES,
+  OrderRequest,
+  POSTCARD_SIZES,
+  RETURN_RECEIPT_FORMATS,
+} from "./order-request-schema.ts";
+export { parseOrderRequest } from "./parse-order-request.ts";
+export type { Party, PartyRole } from "./party.ts";
+export { PdfSource } from "./pdf-source-schema.ts";
+export { createSchemaCheck, type SchemaCheck } from "./schema-check.ts";
+export {
+  type NormalizedOrder,
+  type OrderValidation,
+  validateOrderRequest,
+} from "./validate-order-request.ts";
+export { ValidationErrorBody, ValidationIssue, validationErrorBody } from "./validation-issue-schema.ts";

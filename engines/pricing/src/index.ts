@@ -1,0 +1,8 @@
+export { DEFAULT_PRICE_BOOK } from "./default-price-book.ts";
+export type { PricingErrorCode } from "./errors.ts";
+export { PricingError } from "./errors.ts";
+export { formatUsd } from "./format-usd.ts";
+export type { DestinationPrices, PostcardSize, PriceBook, ProofKind } from "./price-book.ts";
+export { POSTCARD_SIZES, validatePriceBook } from "./price-book.ts";
+export type { LineItem, MailClass, Quote, QuoteBounds, QuoteInput } from "./quote.ts";
+export { MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";

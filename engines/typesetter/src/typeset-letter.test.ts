@@ -1,0 +1,502 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { crc32, deflateSync } from "node:zlib";
+import { PDFDocument } from "pdf-lib";
+import { afterAll, describe, expect, it } from "vitest";
+import { TypesetterError } from "./errors.ts";
+import { inspectPdf } from "./inspect-pdf.ts";
+import type { LetterInput } from "./typeset-letter.ts";
+import { typesetLetter } from "./typeset-letter.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "mailpiece-typesetter-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileCount = 0;
+
+function save(pdf: Uint8Array): string {
+  const path = join(dir, `letter-${fileCount++}.pdf`);
+  writeFileSync(path, pdf);
+  return path;
+}
+
+function run(tool: string, args: string[]): string {
+  return execFileSync(tool, args, { encoding: "utf8" });
+}
+
+function pdfText(pdf: Uint8Array, page?: number, raw = false): string {
+  const pages = page === undefined ? [] : ["-f", String(page), "-l", String(page)];
+  return run("pdftotext", ["-enc", "UTF-8", ...(raw ? ["-raw"] : []), ...pages, save(pdf), "-"]);
+}
+
+function textLines(pdf: Uint8Array, page?: number): string[] {
+  return pdfText(pdf, page)
+    .split("\n")
+    .map((line) => line.replace(/\f/g, "").trim())
+    .filter((line) => line !== "");
+}
+
+interface Word {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Words with their boxes from `pdftotext -bbox`: points, y measured down from the top of the page. */
+function words(pdf: Uint8Array): Word[] {
+  const html = run("pdftotext", ["-bbox", save(pdf), "-"]);
+  const found: Word[] = [];
+  let page = 0;
+  for (const line of html.split("\n")) {
+    if (line.includes("<page ")) page++;
+    const match = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/.exec(
+      line,
+    );
+    if (match) {
+      found.push({
+        page,
+        xMin: Number(match[1]),
+        yMin: Number(match[2]),
+        xMax: Number(match[3]),
+        yMax: Number(match[4]),
+        text: match[5]!
+          .replace(/&amp;/g, "&")
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&quot;/g, '"'),
+      });
+    }
+  }
+  return found;
+}
+
+function pdfinfoPages(pdf: Uint8Array): number {
+  return Number(/Pages:\s+(\d+)/.exec(run("pdfinfo", [save(pdf)]))?.[1]);
+}
+
+function fontNames(pdf: Uint8Array): string[] {
+  return run("pdffonts", [save(pdf)])
+    .split("\n")
+    .slice(2)
+    .map((line) => line.split(/\s+/)[0] ?? "")
+    .filter((name) => name !== "");
+}
+
+async function refusal(promise: Promise<unknown>): Promise<TypesetterError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (TypesetterError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a TypesetterError");
+}
+
+/** A PNG of horizontal black and white stripes, as a data URL. */
+function pngDataUrl(width: number, height: number): string {
+  const raw = Buffer.alloc((width * 3 + 1) * height, 255);
+  for (let y = 0; y < height; y++) {
+    raw[y * (width * 3 + 1)] = 0;
+    if (y % 2 === 0) raw.fill(0, y * (width * 3 + 1) + 1, (y + 1) * (width * 3 + 1));
+  }
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+  return `data:image/png;base64,${png.toString("base64")}`;
+}
+
+function images(pdf: Uint8Array): { width: number; height: number; type: string }[] {
+  return run("pdfimages", ["-list", save(pdf)])
+    .split("\n")
+    .slice(2)
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const columns = line.trim().split(/\s+/);
+      return { type: columns[2] ?? "", width: Number(columns[3]), height: Number(columns[4]) };
+    });
+}
+
+const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
+
+function letter(body: string, overrides: Partial<LetterInput> = {}): LetterInput {
+  return { body, format: "text", render: RENDER, ...overrides };
+}
+
+/** `count` lines "Line 1" .. "Line count". */
+function numberedLines(count: number): string {
+  return Array.from({ length: count }, (_, index) => `Line ${index + 1}`).join("\n");
+}
+
+const PROSE =
+  "It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife. " +
+  "However little known the feelings or views of such a man may be on his first entering a neighbourhood, this truth is " +
+  "so well fixed in the minds of the surrounding families, that he is considered the rightful property of some one or " +
+  "other of their daughters. ";
+
+const SENDER = { lines: ["Jane Q. Public", "1 Main Street", "Springfield, IL 62701"] };
+const RECIPIENT = { lines: ["Zoë Łukasz-Müller", "Straße 5", "8000 Ærøskøbing", "DENMARK"] };
+
+describe("pagination", () => {
+  it("sets a short letter on one page of US letter size", async () => {
+    const result = await typesetLetter(
+      letter("Dear Ann,\n\nThank you for the lovely flowers.\n\nBest,\nJane"),
+    );
+    expect(result.page_count).toBe(1);
+    expect(pdfinfoPages(result.pdf)).toBe(1);
+    const info = await inspectPdf(result.pdf);
+    expect(info.pages).toEqual([{ width_pt: 612, height_pt: 792 }]);
+  });
+
+  // At 12 pt a line takes 14.4 pt. Page 1 holds the band from 3.25 in to 10 in (486 pt): 33 lines.
+  // Later pages hold 1 in to 10 in (648 pt): exactly 45 lines.
+  it.each([
+    [33, 1],
+    [34, 2],
+    [78, 2],
+    [79, 3],
+    [150, 4],
+  ])("counts pages exactly: %i lines make %i pages", async (lineCount, pages) => {
+    const result = await typesetLetter(letter(numberedLines(lineCount)));
+    expect(result.page_count).toBe(pages);
+    expect(pdfinfoPages(result.pdf)).toBe(pages);
+    expect(textLines(result.pdf, 1).at(-1)).toBe(`Line ${Math.min(33, lineCount)}`);
+    if (pages > 1) {
+      expect(textLines(result.pdf, 2)[0]).toBe("Line 34");
+      expect(textLines(result.pdf, 2).at(-1)).toBe(`Line ${Math.min(78, lineCount)}`);
+    }
+  });
+
+  it("breaks a long body over three or more pages without cutting or losing a word", async () => {
+    const body = PROSE.repeat(24);
+    const result = await typesetLetter(letter(body));
+    expect(result.page_count).toBeGreaterThanOrEqual(3);
+    expect(pdfinfoPages(result.pdf)).toBe(result.page_count);
+    const found = words(result.pdf);
+    expect(found.map((word) => word.text)).toEqual(body.trim().split(/\s+/));
+    for (const word of found) {
+      expect(word.yMax).toBeLessThanOrEqual(792 - 72 + 0.01);
+      expect(word.yMin).toBeGreaterThanOrEqual(word.page === 1 ? 3.25 * 72 - 0.01 : 72 - 0.01);
+      expect(word.xMin).toBeGreaterThanOrEqual(72 - 0.01);
+      expect(word.xMax).toBeLessThanOrEqual(612 - 72 + 0.01);
+    }
+    expect(new Set(found.map((word) => word.page)).size).toBe(result.page_count);
+  });
+
+  it("breaks a word longer than a line and keeps every character", async () => {
+    const word = "abcdefghij".repeat(400);
+    const result = await typesetLetter(letter(word));
+    expect(result.page_count).toBeGreaterThanOrEqual(2);
+    expect(pdfinfoPages(result.pdf)).toBe(result.page_count);
+    expect(pdfText(result.pdf).replace(/\s/g, "")).toBe(word);
+    for (const found of words(result.pdf)) expect(found.xMax).toBeLessThanOrEqual(612 - 72 + 0.01);
+  });
+
+  it("keeps blank lines as space", async () => {
+    const found = words((await typesetLetter(letter("Alpha\n\n\nOmega"))).pdf);
+    const alpha = found.find((word) => word.text === "Alpha")!;
+    const omega = found.find((word) => word.text === "Omega")!;
+    expect(omega.yMin - alpha.yMin).toBeCloseTo(3 * 14.4, 3);
+  });
+
+  it("gives the same page count with and without addresses", async () => {
+    const body = numberedLines(60);
+    const bare = await typesetLetter(letter(body));
+    const addressed = await typesetLetter(letter(body, { sender: SENDER, recipient: RECIPIENT }));
+    expect(addressed.page_count).toBe(bare.page_count);
+  });
+});
+
+describe("render options", () => {
+  it("takes more pages with a bigger font", async () => {
+    const body = PROSE.repeat(8);
+    const small = await typesetLetter(letter(body, { render: { ...RENDER, font_size: 9 } }));
+    const large = await typesetLetter(letter(body, { render: { ...RENDER, font_size: 14 } }));
+    expect(large.page_count).toBeGreaterThan(small.page_count);
+  });
+
+  it("takes more pages with wider margins", async () => {
+    const body = PROSE.repeat(8);
+    const narrow = await typesetLetter(letter(body, { render: { ...RENDER, margin_in: 0.5 } }));
+    const wide = await typesetLetter(letter(body, { render: { ...RENDER, margin_in: 1.5 } }));
+    expect(wide.page_count).toBeGreaterThan(narrow.page_count);
+    const firstWord = words(wide.pdf)[0]!;
+    expect(firstWord.xMin).toBeCloseTo(1.5 * 72, 3);
+  });
+
+  it("sets times in Tinos and helvetica in Arimo, as subsets", async () => {
+    const times = fontNames((await typesetLetter(letter("Hello", { title: "Title" }))).pdf);
+    const helvetica = fontNames(
+      (await typesetLetter(letter("Hello", { title: "Title", render: { ...RENDER, font: "helvetica" } })))
+        .pdf,
+    );
+    expect(times.map((name) => name.replace(/^[A-Z]{6}\+/, "")).sort()).toEqual([
+      "Tinos-Bold",
+      "Tinos-Regular",
+    ]);
+    expect(helvetica.map((name) => name.replace(/^[A-Z]{6}\+/, "")).sort()).toEqual([
+      "Arimo-Bold",
+      "Arimo-Regular",
+    ]);
+  });
+
+  it.each([
+    [{ ...RENDER, font_size: 20 }],
+    [{ ...RENDER, margin_in: 0.25 }],
+    [{ ...RENDER, font: "courier" }],
+    [{ ...RENDER, paper: "a4" }],
+  ])("refuses render options out of range: %j", async (render) => {
+    const error = await refusal(typesetLetter(letter("Hi", { render: render as LetterInput["render"] })));
+    expect(error.code).toBe("invalid_letter_input");
+    expect(error.field).toBe("render");
+  });
+});
+
+describe("text and fonts", () => {
+  const NAMES = "Zoë Łukasz-Müller, Ærøskøbing, Straße, Ελληνικά, Привет";
+
+  it.each(["times", "helvetica"] as const)(
+    "prints names in many scripts so they extract unchanged (%s)",
+    async (font) => {
+      const result = await typesetLetter(
+        letter(`Dear ${NAMES},\n\nWelcome.`, { recipient: RECIPIENT, render: { ...RENDER, font } }),
+      );
+      const lines = textLines(result.pdf);
+      expect(lines).toContain(`Dear ${NAMES},`);
+      expect(lines).toContain("Zoë Łukasz-Müller");
+      expect(lines).toContain("8000 Ærøskøbing");
+    },
+  );
+
+  it("composes decomposed accents before printing", async () => {
+    const result = await typesetLetter(letter("Zoe\u0308"));
+    expect(textLines(result.pdf)).toEqual(["Zoë"]);
+  });
+
+  it("refuses characters no embedded font can print, naming them and the field", async () => {
+    const error = await refusal(typesetLetter(letter("Hello 中文")));
+    expect(error.code).toBe("character_unsupported");
+    expect(error.field).toBe("body");
+    expect(error.message).toContain("U+4E2D");
+    const inAddress = await refusal(
+      typesetLetter(letter("Hello", { recipient: { lines: ["王小明", "Beijing"] } })),
+    );
+    expect(inAddress.field).toBe("recipient");
+  });
+
+  it("refuses right-to-left text, which is not reordered yet", async () => {
+    const error = await refusal(typesetLetter(letter("Shalom שלום")));
+    expect(error.code).toBe("character_unsupported");
+    expect(error.field).toBe("body");
+    expect(error.message).toContain("U+05E9");
+  });
+
+  it("sets the title in bold above the body", async () => {
+    const result = await typesetLetter(letter("Body text here.", { title: "Notice of Termination" }));
+    const found = words(result.pdf);
+    const title = found.find((word) => word.text === "Notice")!;
+    const body = found.find((word) => word.text === "Body")!;
+    expect(title.yMax).toBeLessThan(body.yMin);
+    expect(title.yMin).toBeGreaterThanOrEqual(3.25 * 72);
+    expect(title.yMin).toBeLessThan(3.25 * 72 + 2);
+    expect(fontNames(result.pdf).some((name) => name.endsWith("+Tinos-Bold"))).toBe(true);
+    expect(run("pdfinfo", [save(result.pdf)])).toContain("Notice of Termination");
+  });
+});
+
+describe("addresses", () => {
+  it("places the recipient and return addresses inside the envelope windows on page 1", async () => {
+    const result = await typesetLetter(letter(PROSE.repeat(6), { sender: SENDER, recipient: RECIPIENT }));
+    const found = words(result.pdf);
+    const inRect = (word: Word, x: number, top: number, width: number, height: number) =>
+      word.page === 1 &&
+      word.xMin >= x - 0.01 &&
+      word.xMax <= x + width + 0.01 &&
+      word.yMin >= top - 0.01 &&
+      word.yMax <= top + height + 0.01;
+    const recipientWords = RECIPIENT.lines.join(" ").split(" ");
+    const senderWords = SENDER.lines.join(" ").split(" ");
+    const recipientFound = found.filter((word) => inRect(word, 36, 2.042 * 72, 3.5 * 72, 0.875 * 72));
+    const senderFound = found.filter((word) => inRect(word, 36, 36, 3.25 * 72, 0.875 * 72));
+    expect(recipientFound.map((word) => word.text)).toEqual(recipientWords);
+    expect(senderFound.map((word) => word.text)).toEqual(senderWords);
+    const addressWords = new Set([...recipientFound, ...senderFound]);
+    for (const word of found) {
+      if (!addressWords.has(word))
+        expect(word.yMin).toBeGreaterThanOrEqual(word.page === 1 ? 3.25 * 72 - 0.01 : 0);
+    }
+  });
+
+  it("refuses a recipient address with too many lines for the window", async () => {
+    const lines = ["Name", "Attn", "Company", "Department", "Building", "Street", "City", "Country"];
+    const error = await refusal(typesetLetter(letter("Hi", { recipient: { lines } })));
+    expect(error.code).toBe("address_too_long_for_window");
+    expect(error.field).toBe("recipient");
+  });
+
+  it("refuses a recipient line too wide for the window", async () => {
+    const lines = [
+      "The Honourable Maximilian Alexander Bartholomew Featherstonehaugh-Cholmondeley III",
+      "London",
+    ];
+    const error = await refusal(typesetLetter(letter("Hi", { recipient: { lines } })));
+    expect(error.code).toBe("address_too_long_for_window");
+    expect(error.field).toBe("recipient");
+  });
+
+  it("refuses a return address too long for its window", async () => {
+    const lines = ["A", "B", "C", "D", "E", "F", "G"];
+    const error = await refusal(typesetLetter(letter("Hi", { sender: { lines } })));
+    expect(error.code).toBe("address_too_long_for_window");
+    expect(error.field).toBe("sender");
+  });
+});
+
+describe("signatures", () => {
+  it("sets a typed signature in Caveat after the body", async () => {
+    const result = await typesetLetter(
+      letter("Yours,", { signature: { mode: "typed", text: "Jane Public" } }),
+    );
+    expect(fontNames(result.pdf).some((name) => name.endsWith("+Caveat-Regular"))).toBe(true);
+    const found = words(result.pdf);
+    const closing = found.find((word) => word.text === "Yours,")!;
+    const signature = found.find((word) => word.text === "Jane")!;
+    expect(signature.yMin).toBeGreaterThan(closing.yMax);
+    expect(textLines(result.pdf)).toEqual(["Yours,", "Jane Public"]);
+  });
+
+  it("falls back to the body face for a typed signature Caveat cannot print", async () => {
+    const result = await typesetLetter(letter("Yours,", { signature: { mode: "typed", text: "Ελένη" } }));
+    expect(fontNames(result.pdf).some((name) => name.includes("Caveat"))).toBe(false);
+    expect(textLines(result.pdf)).toContain("Ελένη");
+  });
+
+  it("refuses a typed signature no face can print", async () => {
+    const error = await refusal(
+      typesetLetter(letter("Yours,", { signature: { mode: "typed", text: "王小明" } })),
+    );
+    expect(error.code).toBe("character_unsupported");
+    expect(error.field).toBe("signature");
+  });
+
+  it("keeps the signature on one page with the closing line", async () => {
+    // 33 lines fill page 1 exactly; the signature does not fit below them, so it takes the closing line along.
+    const result = await typesetLetter(
+      letter(numberedLines(33), { signature: { mode: "typed", text: "Jane Public" } }),
+    );
+    expect(result.page_count).toBe(2);
+    expect(textLines(result.pdf, 1).at(-1)).toBe("Line 32");
+    expect(textLines(result.pdf, 2)).toEqual(["Line 33", "Jane Public"]);
+  });
+
+  it("embeds a drawn PNG signature", async () => {
+    const result = await typesetLetter(
+      letter("Yours,", { signature: { mode: "drawn", dataUrl: pngDataUrl(40, 12) } }),
+    );
+    expect(images(result.pdf)).toEqual([{ type: "image", width: 40, height: 12 }]);
+  });
+
+  it("embeds a drawn JPEG signature", async () => {
+    const source = await typesetLetter(letter("Jane"));
+    const prefix = join(dir, "signature");
+    execFileSync("pdftoppm", ["-jpeg", "-r", "10", "-singlefile", save(source.pdf), prefix]);
+    const jpeg = readFileSync(`${prefix}.jpg`);
+    const dataUrl = `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    const result = await typesetLetter(letter("Yours,", { signature: { mode: "drawn", dataUrl } }));
+    expect(images(result.pdf)).toEqual([{ type: "image", width: 85, height: 110 }]);
+  });
+
+  it.each([
+    ["a data URL of another type", "data:text/plain;base64,aGVsbG8="],
+    ["bytes that are no image", "data:image/png;base64,aGVsbG8gd29ybGQ="],
+    [
+      "a broken PNG",
+      `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString("base64")}`,
+    ],
+    ["a URL", "https://example.com/signature.png"],
+  ])("refuses %s as a drawn signature", async (_name, dataUrl) => {
+    const error = await refusal(typesetLetter(letter("Yours,", { signature: { mode: "drawn", dataUrl } })));
+    expect(error.code).toBe("image_unreadable");
+    expect(error.field).toBe("signature");
+  });
+});
+
+describe("watermark", () => {
+  it("prints the watermark on every page, beneath the text", async () => {
+    const result = await typesetLetter(letter(numberedLines(100), { watermark: "TEST MODE" }));
+    expect(result.page_count).toBe(3);
+    for (let page = 1; page <= 3; page++) {
+      const raw = pdfText(result.pdf, page, true).split("\n").slice(0, 8).join("");
+      expect(raw).toBe("TESTMODE");
+    }
+  });
+
+  it("is absent unless asked for", async () => {
+    const result = await typesetLetter(letter("Hello"));
+    expect(pdfText(result.pdf, 1, true).trim()).toBe("Hello");
+  });
+});
+
+describe("determinism", () => {
+  it("gives byte-identical PDFs for the same input", async () => {
+    const input = letter(`Dear Zoë,\n\n${PROSE.repeat(5)}\n\nSincerely,`, {
+      title: "Déjà vu",
+      sender: SENDER,
+      recipient: RECIPIENT,
+      signature: { mode: "typed", text: "Jane Public" },
+      watermark: "TEST MODE",
+    });
+    const first = await typesetLetter(input);
+    const second = await typesetLetter(structuredClone(input));
+    expect(Buffer.from(second.pdf).equals(Buffer.from(first.pdf))).toBe(true);
+    const drawn = { ...input, signature: { mode: "drawn" as const, dataUrl: pngDataUrl(20, 6) } };
+    expect(
+      Buffer.from((await typesetLetter(drawn)).pdf).equals(Buffer.from((await typesetLetter(drawn)).pdf)),
+    ).toBe(true);
+  });
+
+  it("writes no dates and a fixed producer", async () => {
+    const info = run("pdfinfo", [save((await typesetLetter(letter("Hello"))).pdf)]);
+    expect(info).not.toMatch(/CreationDate|ModDate/);
+    expect(info).toMatch(/Producer:\s+Mailpiece typesetter/);
+    const doc = await PDFDocument.load((await typesetLetter(letter("Hello"))).pdf, { updateMetadata: false });
+    expect(doc.getCreationDate()).toBeUndefined();
+  });
+});
+
+describe("formats and input", () => {
+  it.each(["markdown", "html", "rtf", "docx"])("refuses the %s format for now", async (format) => {
+    const error = await refusal(typesetLetter({ ...letter("# Hi"), format: format as "text" }));
+    expect(error.code).toBe("format_unsupported");
+    expect(error.field).toBe("format");
+  });
+
+  it("refuses a body that is not text", async () => {
+    const error = await refusal(typesetLetter({ ...letter(""), body: 42 as unknown as string }));
+    expect(error.code).toBe("invalid_letter_input");
+    expect(error.field).toBe("body");
+  });
+
+  it("sets an empty body as one blank page", async () => {
+    const result = await typesetLetter(letter(""));
+    expect(result.page_count).toBe(1);
+    expect(pdfinfoPages(result.pdf)).toBe(1);
+  });
+});

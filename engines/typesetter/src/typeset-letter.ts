@@ -1,0 +1,186 @@
+import { addressLines } from "./address-block.ts";
+import type { Block } from "./blocks.ts";
+import { TypesetterError } from "./errors.ts";
+import type { FaceRole, FontFace } from "./fonts.ts";
+import { FAMILY_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
+import type { LayoutInput } from "./layout.ts";
+import { layoutLetter } from "./layout.ts";
+import { normalizeText } from "./normalize-text.ts";
+import { parseLetterBody } from "./parse.ts";
+import { renderPdf } from "./render-pdf.ts";
+import type { SignatureImage } from "./signature-image.ts";
+import { readSignatureImage } from "./signature-image.ts";
+
+/** An address as it prints, already formatted: name, street, city line, country. */
+export interface AddressBlock {
+  lines: string[];
+}
+
+export interface LetterInput {
+  body: string;
+  title?: string;
+  /** Only "text" is typeset today; other formats are refused with `format_unsupported`. */
+  format: "text";
+  /** typed: set in Caveat, a handwriting face; drawn: a PNG or JPEG data URL, embedded. */
+  signature?: { mode: "typed"; text: string } | { mode: "drawn"; dataUrl: string };
+  render: { font: "times" | "helvetica"; font_size: number; margin_in: number; paper: "letter" };
+  sender?: AddressBlock;
+  recipient?: AddressBlock;
+  /** e.g. "TEST MODE": set diagonally in light grey on every page. */
+  watermark?: string;
+}
+
+/** The ranges the order request allows (spec: font_size 9 to 14, margin_in 0.5 to 1.5). */
+export const FONT_SIZE_RANGE = { min: 9, max: 14 } as const;
+export const MARGIN_RANGE_IN = { min: 0.5, max: 1.5 } as const;
+
+/**
+ * Typesets a letter as a print-ready PDF on US letter paper for a #10 double-window envelope, and counts its pages.
+ * The same input always gives byte-identical PDF bytes.
+ *
+ * Characters: text is set in Tinos (times) or Arimo (helvetica), which cover the Latin, Greek and Cyrillic
+ * scripts. Right-to-left scripts (Hebrew, Arabic) are refused with `character_unsupported` until lines are reordered
+ * for them. A typed signature is set in Caveat; when Caveat lacks one of its characters, the whole signature is set in
+ * the body face instead. Characters the chosen face cannot print at all are refused with `character_unsupported`
+ * on the field that holds them, never dropped silently.
+ *
+ * Throws TypesetterError: `format_unsupported`, `invalid_letter_input`, `address_too_long_for_window`,
+ * `character_unsupported`, `image_unreadable`.
+ */
+export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Array; page_count: number }> {
+  checkInput(input);
+  const blocks = parseLetterBody(input.format, input.body);
+  const family = FAMILY_FACES[input.render.font];
+  const regular = await loadFace(family.regular);
+  const bold = await loadFace(family.bold);
+
+  const title = input.title === undefined ? undefined : normalizeText(input.title).replace(/\n/g, " ").trim();
+  const watermark =
+    input.watermark === undefined ? undefined : normalizeText(input.watermark).replace(/\n/g, " ").trim();
+  const sender = input.sender === undefined ? undefined : addressLines(input.sender.lines);
+  const recipient = input.recipient === undefined ? undefined : addressLines(input.recipient.lines);
+  requirePrintable(regular, blocksText(blocks), "body");
+  if (title) requirePrintable(bold, title, "title");
+  if (watermark) requirePrintable(bold, watermark, "watermark");
+  if (sender) requirePrintable(regular, sender.join(" "), "sender");
+  if (recipient) requirePrintable(regular, recipient.join(" "), "recipient");
+
+  let signatureFace = regular;
+  let signature: LayoutInput["signature"];
+  let image: SignatureImage | undefined;
+  if (input.signature?.mode === "typed") {
+    const text = normalizeText(input.signature.text).replace(/\n/g, " ").trim();
+    if (text !== "") {
+      const caveat = await loadFace(SIGNATURE_FACE);
+      signatureFace = caveat.missing(text).length === 0 ? caveat : regular;
+      requirePrintable(signatureFace, text, "signature");
+      signature = { kind: "typed", text };
+    }
+  } else if (input.signature?.mode === "drawn") {
+    image = await readSignatureImage(input.signature.dataUrl);
+    signature = { kind: "drawn", width: image.width, height: image.height };
+  }
+
+  const faces: Record<FaceRole, FontFace> = { regular, bold, signature: signatureFace };
+  const layout = layoutLetter(
+    {
+      blocks,
+      ...(title ? { title } : {}),
+      ...(signature ? { signature } : {}),
+      ...(sender ? { sender } : {}),
+      ...(recipient ? { recipient } : {}),
+      ...(watermark ? { watermark } : {}),
+      font_size: input.render.font_size,
+      margin_in: input.render.margin_in,
+    },
+    faces,
+  );
+  const pdf = await renderPdf(layout, faces, { ...(title ? { title } : {}), ...(image ? { image } : {}) });
+  return { pdf, page_count: layout.pages.length };
+}
+
+function blocksText(blocks: readonly Block[]): string {
+  return blocks
+    .flatMap((block) => (block.kind === "paragraph" ? block.runs.map((run) => run.text) : []))
+    .join(" ");
+}
+
+/** Scripts written right to left. Their glyphs exist in Tinos and Arimo, but lines are not reordered for them yet. */
+const RIGHT_TO_LEFT =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+
+function requirePrintable(face: FontFace, text: string, field: string): void {
+  const rtl = RIGHT_TO_LEFT.exec(text);
+  if (rtl) {
+    const code = rtl[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+    throw new TypesetterError(
+      "character_unsupported",
+      `The ${field} holds right-to-left text ("${rtl[0]}", U+${code}), which letters cannot be typeset in yet.`,
+      { field },
+    );
+  }
+  const missing = face.missing(text);
+  if (missing.length === 0) return;
+  const shown = missing
+    .slice(0, 5)
+    .map((char) => `"${char}" (U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`)
+    .join(", ");
+  const more = missing.length > 5 ? ` and ${missing.length - 5} more` : "";
+  throw new TypesetterError(
+    "character_unsupported",
+    `The ${field} holds characters the letter font ${face.name} cannot print: ${shown}${more}. Remove or replace them.`,
+    { field },
+  );
+}
+
+function checkInput(input: LetterInput): void {
+  if (typeof input !== "object" || input === null) invalid("", "The letter input must be an object.");
+  if (typeof input.format !== "string") {
+    throw new TypesetterError("format_unsupported", 'The letter format must be "text".', { field: "format" });
+  }
+  if (typeof input.body !== "string") invalid("body", "The letter body must be a string.");
+  if (input.title !== undefined && typeof input.title !== "string")
+    invalid("title", "The title must be a string.");
+  if (input.watermark !== undefined && typeof input.watermark !== "string") {
+    invalid("watermark", "The watermark must be a string.");
+  }
+  const render = input.render as Partial<LetterInput["render"]> | undefined;
+  if (typeof render !== "object" || render === null) invalid("render", "The render options are missing.");
+  if (render.font !== "times" && render.font !== "helvetica")
+    invalid("render", 'render.font must be "times" or "helvetica".');
+  if (render.paper !== "letter") invalid("render", 'render.paper must be "letter".');
+  if (!inRange(render.font_size, FONT_SIZE_RANGE)) {
+    invalid("render", `render.font_size must be from ${FONT_SIZE_RANGE.min} to ${FONT_SIZE_RANGE.max}.`);
+  }
+  if (!inRange(render.margin_in, MARGIN_RANGE_IN)) {
+    invalid("render", `render.margin_in must be from ${MARGIN_RANGE_IN.min} to ${MARGIN_RANGE_IN.max}.`);
+  }
+  const signature = input.signature as { mode?: unknown; text?: unknown; dataUrl?: unknown } | undefined;
+  if (signature !== undefined) {
+    const valid =
+      typeof signature === "object" &&
+      signature !== null &&
+      ((signature.mode === "typed" && typeof signature.text === "string") ||
+        (signature.mode === "drawn" && typeof signature.dataUrl === "string"));
+    if (!valid)
+      invalid("signature", 'The signature must be { mode: "typed", text } or { mode: "drawn", dataUrl }.');
+  }
+  for (const field of ["sender", "recipient"] as const) {
+    const block = input[field] as { lines?: unknown } | undefined;
+    if (block === undefined) continue;
+    const valid =
+      typeof block === "object" &&
+      block !== null &&
+      Array.isArray(block.lines) &&
+      block.lines.every((line) => typeof line === "string");
+    if (!valid) invalid(field, `The ${field} address must be { lines: string[] }.`);
+  }
+}
+
+function inRange(value: unknown, range: { min: number; max: number }): boolean {
+  return typeof value === "number" && Number.isFinite(value) && value >= range.min && value <= range.max;
+}
+
+function invalid(field: string, message: string): never {
+  throw new TypesetterError("invalid_letter_input", message, field === "" ? {} : { field });
+}

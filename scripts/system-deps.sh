@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system tools the test suite uses when they are missing: poppler-utils (pdftotext, pdftoppm,
+# pdfinfo) to read back generated PDFs the way a person would, and qpdf to make encrypted fixture PDFs.
+set -euo pipefail
+missing=()
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "Installing ${missing[*]} from Debian's packages" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then
+  sudo apt-get update -qq >/dev/null
+  sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "The tests need: ${missing[*]} (Debian/Ubuntu package names). Install them and run the tests again." >&2
+  exit 1
+fi
