@@ -103,6 +103,7 @@ export type PaymentErrorCode =
   | "payment_mismatch"
   | "payment_expired"
   | "verification_failed"
+  | "payment_replayed"
   | "invalid_challenge"
   | "method_unsupported"
   | "settlement_failed"

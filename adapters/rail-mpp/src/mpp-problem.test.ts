@@ -11,6 +11,7 @@ describe("mppProblem", () => {
       payment_mismatch: ["https://paymentauth.org/problems/invalid-challenge", 402],
       payment_expired: ["https://paymentauth.org/problems/payment-expired", 402],
       verification_failed: ["https://paymentauth.org/problems/verification-failed", 402],
+      payment_replayed: ["https://paymentauth.org/problems/invalid-challenge", 402],
       settlement_failed: ["https://paymentauth.org/problems/verification-failed", 402],
       method_unsupported: ["https://paymentauth.org/problems/method-unsupported", 400],
       facilitator_unavailable: ["about:blank", 503],

@@ -32,6 +32,8 @@ const BY_CODE: Record<PaymentErrorCode, { slug: string | undefined; title: strin
   payment_mismatch: { slug: "invalid-challenge", title: "Invalid Challenge", status: 402 },
   payment_expired: { slug: "payment-expired", title: "Payment Expired", status: 402 },
   verification_failed: { slug: "verification-failed", title: "Verification Failed", status: 402 },
+  // The challenge was already paid once: a credential settles at most one order.
+  payment_replayed: { slug: "invalid-challenge", title: "Invalid Challenge", status: 402 },
   settlement_failed: { slug: "verification-failed", title: "Verification Failed", status: 402 },
   method_unsupported: { slug: "method-unsupported", title: "Method Unsupported", status: 400 },
   // No registered problem type: the payment provider could not be reached, so nothing was decided.

@@ -2,6 +2,7 @@ import {
   claimDraft,
   claimReplay,
   claimRequest,
+  draftKeyOf,
   fingerprintBytes,
   fingerprintJson,
   peekRequest,
@@ -91,7 +92,7 @@ export async function createMachineOrder(
     if (!PaymentError.isInstance(error)) throw error;
     const opened = await open();
     if (opened === "conflict") return conflict(requestId);
-    return challengeFor(input, opened, { code: error.code, message: error.message });
+    return challengeFor(input, opened, error);
   }
 
   if (!credential) {
@@ -120,7 +121,7 @@ export async function createMachineOrder(
   } catch (error) {
     if (!PaymentError.isInstance(error)) throw error;
     await noteFailure(ctx, record.id, error.code, error.message);
-    return challengeFor(input, record, { code: error.code, message: error.message });
+    return challengeFor(input, record, error);
   }
 
   const replay = await claimReplay(ctx.store, {
@@ -131,10 +132,14 @@ export async function createMachineOrder(
   });
   if (replay.kind === "taken") {
     if (replay.claim.order_id === record.id) return settledAnswer(ctx, record.id);
-    return challengeFor(input, record, {
-      code: "payment_replayed",
-      message: "This payment credential was already used for another order. Pay the new challenge.",
-    });
+    return challengeFor(
+      input,
+      record,
+      new PaymentError(
+        "payment_replayed",
+        "This payment credential was already used for another order. Pay the new challenge.",
+      ),
+    );
   }
 
   const startedAt = ctx.clock.now();
@@ -172,7 +177,7 @@ export async function createMachineOrder(
         order.payment_failures.push({ code: error.code, message: error.message, at: ctx.clock.now() });
         return order;
       });
-      return challengeFor(input, failed, { code: error.code, message: error.message });
+      return challengeFor(input, failed, error);
     }
     // The outcome is unknown: keep the order as settling; it is reconciled, never charged again.
     const pending = await loadOrder(ctx.store, record.id);
@@ -199,6 +204,8 @@ export async function createMachineOrder(
     }
     return order;
   });
+  // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
+  await ctx.store.delete(draftKeyOf(paid.draft_key));
   return { kind: "accepted", order: orderStatusView(paid), receiptHeaders };
 }
 
@@ -223,10 +230,15 @@ function chargeFor(record: OrderRecord, resourceUrl: string): Charge {
 async function challengeFor(
   input: CreateOrderInput,
   record: OrderRecord,
-  error?: { code: string; message: string },
+  error?: PaymentError,
 ): Promise<CreateOrderOutcome> {
-  const challenge = await input.rail.challenge(chargeFor(record, input.resourceUrl));
-  return { kind: "payment_required", challenge, order: orderStatusView(record), ...(error ? { error } : {}) };
+  const challenge = await input.rail.challenge(chargeFor(record, input.resourceUrl), error);
+  return {
+    kind: "payment_required",
+    challenge,
+    order: orderStatusView(record),
+    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+  };
 }
 
 async function noteFailure(ctx: OrderContext, id: string, code: string, message: string): Promise<void> {
@@ -325,6 +337,7 @@ async function openOrder(
     object: "order",
     request_ids: [order.request_id],
     fingerprint,
+    draft_key: draftKey,
     order,
     document: {
       blob_key: blobKey,

@@ -46,6 +46,8 @@ export interface OrderRecord {
   /** The request_id that created it, then every request_id collapsed onto it. */
   request_ids: string[];
   fingerprint: string;
+  /** The content key unpaid duplicates collapse on. */
+  draft_key: string;
   order: NormalizedOrder;
   document: { blob_key: string; sha256: string; page_count: number; source: string; format: string | null };
   quote: QuoteView;

@@ -8,7 +8,7 @@ describe("loadConfig", () => {
     expect(config.port).toBe(3000);
     expect(config.store).toBe("file");
     expect(config.dataDir.endsWith(".data")).toBe(true);
-    expect(config.publicUrl).toBe("http://127.0.0.1:3000");
+    expect(config.publicUrl).toBeUndefined();
     expect(config.pdfDownloadHosts).toEqual([]);
   });
 

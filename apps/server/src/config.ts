@@ -4,7 +4,8 @@ import { resolve } from "node:path";
 export interface ServerConfig {
   host: string;
   port: number;
-  publicUrl: string;
+  /** Absent: the URL the server listens on. */
+  publicUrl?: string;
   store: "file" | "memory";
   dataDir: string;
   maxBodyBytes: number;
@@ -50,14 +51,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const logLevel = (env.LOG_LEVEL?.trim() || "info") as ServerConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
-  const publicUrl = (
-    env.PUBLIC_URL?.trim() || `http://${host.includes(":") ? `[${host}]` : host}:${port}`
-  ).replace(/\/+$/, "");
-  try {
-    const url = new URL(publicUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
-  } catch {
-    throw new ConfigError("PUBLIC_URL", `must be an absolute http(s) URL, not "${publicUrl}"`);
+  const publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
+  if (publicUrl !== undefined) {
+    try {
+      const url = new URL(publicUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+    } catch {
+      throw new ConfigError("PUBLIC_URL", `must be an absolute http(s) URL, not "${publicUrl}"`);
+    }
   }
   const pdfDownloadHosts = (env.PDF_DOWNLOAD_HOSTS ?? "")
     .split(",")
@@ -96,7 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (secretKey && Buffer.byteLength(secretKey) < 32)
       throw new ConfigError("MPP_SECRET_KEY", "must be at least 32 bytes");
     const mpp: NonNullable<ServerConfig["payments"]["mpp"]> = {
-      realm: env.MPP_REALM?.trim() || new URL(publicUrl).host,
+      realm: env.MPP_REALM?.trim() || (publicUrl ? new URL(publicUrl).host : `${host}:${port}`),
       methods: methods as ("test" | "tempo" | "stripe")[],
       ...(secretKey ? { secretKey } : {}),
     };
@@ -119,7 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     host,
     port,
-    publicUrl,
+    ...(publicUrl ? { publicUrl } : {}),
     store,
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

@@ -10,6 +10,7 @@ import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unsto
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
+import { createRails } from "./rails.ts";
 import { createServerApp } from "./server-app.ts";
 import type { RunningServer } from "./start.ts";
 import { startServer } from "./start.ts";
@@ -17,7 +18,12 @@ import { startServer } from "./start.ts";
 const LIMIT = 512 * 1024;
 
 // The machine suite in-process, through the app's fetch.
-const core = createMailpieceCore({ store: createMemoryStore(), blobs: createMemoryBlobStore() });
+const memory = createMemoryStore();
+const core = createMailpieceCore({
+  store: memory,
+  blobs: createMemoryBlobStore(),
+  rails: createRails(loadConfig({ STORE: "memory" }), memory).rails,
+});
 const app = createServerApp(core, {
   publicUrl: "http://127.0.0.1:3000",
   maxBodyBytes: LIMIT,

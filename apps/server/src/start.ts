@@ -63,15 +63,9 @@ export async function startServer(
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
     },
   });
-  const app = createServerApp(core, {
-    publicUrl: config.publicUrl,
-    maxBodyBytes: config.maxBodyBytes,
-    trustProxy: config.trustProxy,
-    logger,
-    version: VERSION,
-  });
+  let app: ReturnType<typeof createServerApp> | undefined;
   const server = serve({
-    fetch: app.fetch,
+    fetch: (request) => (app ? app.fetch(request) : new Response("starting", { status: 503 })),
     hostname: config.host,
     port: config.port,
     silent: true,
@@ -87,9 +81,17 @@ export async function startServer(
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
+  const publicUrl = config.publicUrl ?? url;
+  app = createServerApp(core, {
+    publicUrl,
+    maxBodyBytes: config.maxBodyBytes,
+    trustProxy: config.trustProxy,
+    logger,
+    version: VERSION,
+  });
   logger.info("listening", {
     url,
-    public_url: config.publicUrl,
+    public_url: publicUrl,
     store: store.name,
     data_dir: config.store === "file" ? config.dataDir : undefined,
   });

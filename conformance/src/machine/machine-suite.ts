@@ -113,6 +113,10 @@ export const MACHINE_TEST_NAMES = [
   "a wrong content type is 415",
   "a body over the limit is 413",
   "unknown paths are 404 with a JSON error",
+  "unpaid x402 create answers 402 with the challenge in PAYMENT-REQUIRED",
+  "unpaid MPP create answers 402 problem+json with Payment challenges",
+  "status of an unknown order is 404",
+  "CORS lets browsers send payment headers and read payment answers",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -562,6 +566,75 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       const res = await post(target, VALIDATE, body);
       assert.equal(res.status, 413);
       assert.equal(res.json?.error, "payload_too_large");
+    },
+
+    "unpaid x402 create answers 402 with the challenge in PAYMENT-REQUIRED": async () => {
+      const order = letterOrder({ letter: `Conformance ${crypto.randomUUID()}` });
+      const res = await post(target, "/api/machine/orders", order);
+      assert.equal(res.status, 402, res.text.slice(0, 300));
+      const header = res.headers.get("payment-required");
+      assert.ok(header, "PAYMENT-REQUIRED header");
+      const required = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as Json;
+      assert.equal(required.x402Version, 2);
+      const accepts = required.accepts as Json[];
+      assert.ok(accepts.length > 0);
+      const quote = quoteOf(await validOk(target, order));
+      const first = accepts[0]!;
+      assert.equal(first.scheme, "exact");
+      assert.match(String(first.network), /^eip155:\d+$/);
+      // USDC has 6 decimals: cents * 10^4 atomic units.
+      assert.equal(first.amount, String(quote.price_cents * 10_000));
+      assert.ok((res.json?.order as Json | undefined)?.order_id, "the 402 body names the unpaid order");
+      assert.match(String(res.headers.get("access-control-expose-headers")), /PAYMENT-REQUIRED/i);
+      const status = await target.fetch(`/api/machine/orders/${order.request_id}`);
+      assert.equal(status.status, 200);
+      assert.equal(((await status.json()) as Json).payment_status, "unpaid");
+    },
+
+    "unpaid MPP create answers 402 problem+json with Payment challenges": async () => {
+      const res = await post(
+        target,
+        "/api/machine/mpp/orders",
+        letterOrder({ letter: `Conformance ${crypto.randomUUID()}` }),
+      );
+      assert.equal(res.status, 402, res.text.slice(0, 300));
+      assert.match(String(res.headers.get("content-type")), /application\/problem\+json/);
+      const challenge = String(res.headers.get("www-authenticate"));
+      assert.match(challenge, /^Payment /);
+      for (const param of ["id", "realm", "method", "intent", "request", "expires"]) {
+        assert.match(challenge, new RegExp(`${param}="`), `challenge carries ${param}`);
+      }
+      assert.equal(res.json?.status, 402);
+      assert.match(String(res.json?.type), /payment-required/);
+    },
+
+    "status of an unknown order is 404": async () => {
+      for (const path of [
+        `/api/machine/orders/${crypto.randomUUID()}`,
+        `/api/machine/mpp/orders/${crypto.randomUUID()}`,
+      ]) {
+        const res = await target.fetch(path);
+        assert.equal(res.status, 404);
+        assert.equal(((await res.json()) as Json).error, "not_found");
+      }
+    },
+
+    "CORS lets browsers send payment headers and read payment answers": async () => {
+      const res = await target.fetch("/api/machine/orders", {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://agent.example",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, payment-signature",
+        },
+      });
+      assert.ok(res.status === 204 || res.status === 200, `preflight status ${res.status}`);
+      const allowed = String(res.headers.get("access-control-allow-headers")).toLowerCase();
+      assert.ok(allowed.includes("payment-signature") && allowed.includes("authorization"));
+      const exposed = String(res.headers.get("access-control-expose-headers")).toLowerCase();
+      for (const h of ["payment-required", "payment-response", "www-authenticate", "payment-receipt"]) {
+        assert.ok(exposed.includes(h), `${h} is exposed`);
+      }
     },
 
     "unknown paths are 404 with a JSON error": async () => {
