@@ -6,7 +6,7 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createLocalFacilitator } from "./local-facilitator.ts";
-import { paymentRailContract } from "./payment-rail-contract.ts";
+import { paymentRailContract } from "@mailpiece/conformance";
 import { decodePaymentSignature, encodeBase64Json } from "./payment-signature.ts";
 import { BASE_SEPOLIA } from "./usdc.ts";
 import { createX402Rail } from "./x402-rail.ts";

@@ -20,6 +20,12 @@ export interface CoreConfig {
   settleWaitMs: number;
   /** How long an unpaid draft collects duplicates (same document and parties under another request_id). */
   draftTtlMs: number;
+  /** Signs preview links; without it responses carry no preview_url. */
+  previewSecret?: string;
+  /** How long a preview link works. */
+  previewTtlMs: number;
+  /** How long an upload token can be filled and then used. */
+  uploadTtlMs: number;
 }
 
 export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConfig {
@@ -33,6 +39,8 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     replayClaimTtlMs: 7 * 24 * 60 * 60 * 1000,
     settleWaitMs: 10_000,
     draftTtlMs: 24 * 60 * 60 * 1000,
+    previewTtlMs: 15 * 60 * 1000,
+    uploadTtlMs: 60 * 60 * 1000,
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
@@ -5,8 +6,11 @@ import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
 import { createMachineOrder, getOrderStatus, requestConflict } from "./create-machine-order.ts";
 import type { OrderStatusView } from "./order-status.ts";
-import type { ValidateOrderOutcome } from "./validate-order.ts";
-import { validateOrder } from "./validate-order.ts";
+import { createPreviewSigner } from "./previews.ts";
+import type { UploadSlot } from "./uploads.ts";
+import { createUpload, fillUpload } from "./uploads.ts";
+import type { OrderValidationView, ValidateOrderOutcome } from "./validate-order.ts";
+import { prepareOrder } from "./validate-order.ts";
 
 export interface CoreDeps {
   store: Store;
@@ -16,6 +20,8 @@ export interface CoreDeps {
   config?: Partial<CoreConfig>;
   /** The payment rails this deployment accepts, by protocol. */
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
+  /** Downloads allowlisted PDF URLs (see @mailpiece/fetch-https); absent: URL documents are refused. */
+  fetchDocument?: (url: string) => Promise<Uint8Array>;
 }
 
 export type ValidateInput = { body: unknown; raw?: Uint8Array | string };
@@ -37,36 +43,79 @@ export interface MailpieceCore {
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
+  /** Opens an upload slot for a PDF (spec 1: svc.create_pdf_upload). */
+  createUpload(input: {
+    file_name: string;
+    content_type: string;
+    content_length: number;
+  }): Promise<UploadSlot>;
+  /** Fills an upload slot with the PDF bytes, once. */
+  fillUpload(token: string, bytes: Uint8Array): ReturnType<typeof fillUpload>;
+  /** A signed, short-lived link path for a stored document, when previews are configured. */
+  previewPath(sha256: string): string | undefined;
+  /** The stored PDF behind a preview link, or why the link does not open it. */
+  openPreview(
+    sha256: string,
+    expires: string | null,
+    sig: string | null,
+  ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "expired" | "invalid" | "missing" }>;
   close(): Promise<void>;
 }
 
 export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const config = defaultCoreConfig(deps.config);
+  const signer = config.previewSecret
+    ? createPreviewSigner(config.previewSecret, config.previewTtlMs)
+    : undefined;
   const ctx: OrderContext = {
     store: deps.store,
     blobs: deps.blobs,
     clock: deps.clock ?? systemClock,
     ids: deps.ids ?? randomIds,
     config,
+    ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
   };
   return {
     ...ctx,
     rails: deps.rails ?? {},
     async validateOrder({ body, raw }) {
-      const outcome = await validateOrder(body, config);
-      if (outcome.ok && raw !== undefined && (await requestConflict(ctx, outcome.view.request_id, raw))) {
+      const prepared = await prepareOrder(body, ctx);
+      if (!prepared.ok) return prepared;
+      const { view, document } = prepared.prepared;
+      if (raw !== undefined && (await requestConflict(ctx, view.request_id, raw))) {
         return {
           ok: false,
           conflict: {
             code: "request_id_conflict",
-            message: `request_id ${outcome.view.request_id} was already used with a different body. Use a new request_id for a new mailing.`,
+            message: `request_id ${view.request_id} was already used with a different body. Use a new request_id for a new mailing.`,
           },
         };
       }
-      return outcome;
+      if (!signer) return { ok: true, view };
+      // The preview serves the exact bytes that would print; they are kept by content, like any document.
+      const sha256 = createHash("sha256").update(document.bytes).digest("hex");
+      const key = `documents:${sha256}`;
+      if (!(await ctx.blobs.head(key)))
+        await ctx.blobs.put(key, document.bytes, { contentType: "application/pdf" });
+      return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
     getOrderStatus: (id) => getOrderStatus(ctx, id),
+    createUpload: (input) =>
+      createUpload(ctx.store, ctx.clock, {
+        ...input,
+        maxBytes: config.maxPdfBytes,
+        ttlMs: config.uploadTtlMs,
+      }),
+    fillUpload: (token, bytes) => fillUpload(ctx.store, ctx.blobs, ctx.clock, token, bytes),
+    previewPath: (sha256) => signer?.sign(sha256, ctx.clock.now()).path,
+    async openPreview(sha256, expires, sig) {
+      if (!signer) return { ok: false, reason: "invalid" };
+      const verdict = signer.verify(sha256, expires, sig, ctx.clock.now());
+      if (verdict !== "ok") return { ok: false, reason: verdict };
+      const blob = await ctx.blobs.get(`documents:${sha256}`);
+      return blob ? { ok: true, bytes: blob.bytes } : { ok: false, reason: "missing" };
+    },
     async close() {
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },

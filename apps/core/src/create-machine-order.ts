@@ -19,15 +19,17 @@ import type {
 } from "@mailpiece/ports";
 import { PaymentError } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
+import type { DocumentContext } from "./documents.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { consumeRate } from "./rate-limit.ts";
+import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 import type { PreparedOrder } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
 
-export interface OrderContext {
+export interface OrderContext extends DocumentContext {
   store: Store;
   blobs: BlobStore;
   clock: Clock;
@@ -55,6 +57,8 @@ export type CreateOrderOutcome =
       kind: "payment_required";
       challenge: PaymentChallenge;
       order: OrderStatusView;
+      /** The SHA-256 of the PDF that will print, for a preview link. */
+      document_sha256: string;
       error?: { code: string; message: string };
     }
   /** 202: settled (or settling), the order is durable and queued. */
@@ -63,6 +67,12 @@ export type CreateOrderOutcome =
   | { kind: "already_paid"; order: OrderStatusView; receiptHeaders: Record<string, string> };
 
 const PAID_LIKE = new Set(["paid", "settled_pending_webhook", "settling"]);
+
+function requestIdOf(body: unknown): string | undefined {
+  const value =
+    typeof body === "object" && body !== null ? (body as Record<string, unknown>).request_id : undefined;
+  return typeof value === "string" && value.length > 0 && value.length <= 100 ? value : undefined;
+}
 
 /**
  * Creates (or resumes) a machine order and takes its payment, so that no retry, race or crash charges twice:
@@ -74,15 +84,18 @@ export async function createMachineOrder(
   input: CreateOrderInput,
 ): Promise<CreateOrderOutcome> {
   const fingerprint = fingerprintBytes(input.raw);
-  const preparation = await prepareOrder(input.body, ctx.config);
+  const claimedId = requestIdOf(input.body);
+  const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
+  const known =
+    seen?.kind === "replay" ? (await loadOrder(ctx.store, seen.claim.order_id))?.value : undefined;
+  // The identical body of an order already paid: answer from the order, without preparing the document again.
+  if (known && PAID_LIKE.has(known.payment_status)) return settledAnswer(ctx, known.id);
+
+  const preparation = await prepareOrder(input.body, known ? { ...ctx, orderId: known.id } : ctx);
   if (!preparation.ok) return { kind: "invalid", issues: preparation.issues };
   const prepared = preparation.prepared;
   const requestId = prepared.order.request_id;
-
-  const seen = await peekRequest(ctx.store, requestId, fingerprint);
   if (seen?.kind === "conflict") return conflict(requestId);
-  const known = seen ? (await loadOrder(ctx.store, seen.claim.order_id))?.value : undefined;
-  if (known && PAID_LIKE.has(known.payment_status)) return settledAnswer(ctx, known.id);
   const open = async () => known ?? (await openOrder(ctx, prepared, fingerprint));
 
   let credential: ReturnType<PaymentRail["readCredential"]>;
@@ -107,11 +120,15 @@ export async function createMachineOrder(
     const opened = await open();
     if (opened === "conflict") return conflict(requestId);
     if (PAID_LIKE.has(opened.payment_status)) return settledAnswer(ctx, opened.id);
+    const used = await bindUpload(ctx, prepared, opened.id);
+    if (used) return used;
     return challengeFor(input, opened);
   }
 
   const record = await open();
   if (record === "conflict") return conflict(requestId);
+  const used = await bindUpload(ctx, prepared, record.id);
+  if (used) return used;
   if (PAID_LIKE.has(record.payment_status)) return settledAnswer(ctx, record.id);
   const charge = chargeFor(record, input.resourceUrl);
 
@@ -209,6 +226,23 @@ export async function createMachineOrder(
   return { kind: "accepted", order: orderStatusView(paid), receiptHeaders };
 }
 
+/** An upload token serves one order: bind it to this one, or refuse when another order has it. */
+async function bindUpload(
+  ctx: OrderContext,
+  prepared: PreparedOrder,
+  orderId: string,
+): Promise<CreateOrderOutcome | undefined> {
+  const doc = prepared.order.document;
+  if (doc?.kind !== "pdf" || doc.source.type !== "upload_token") return undefined;
+  if (await consumeUpload(ctx.store, doc.source.upload_token, orderId)) return undefined;
+  return {
+    kind: "invalid",
+    issues: [
+      { path: "pdf.upload_token", code: "upload_token_used", message: UPLOAD_MESSAGES.upload_token_used },
+    ],
+  };
+}
+
 function conflict(requestId: string): CreateOrderOutcome {
   return {
     kind: "conflict",
@@ -237,6 +271,7 @@ async function challengeFor(
     kind: "payment_required",
     challenge,
     order: orderStatusView(record),
+    document_sha256: record.document.sha256,
     ...(error ? { error: { code: error.code, message: error.message } } : {}),
   };
 }

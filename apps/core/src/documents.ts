@@ -1,7 +1,21 @@
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import { formatAddressLines } from "@mailpiece/orders";
+import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
+import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
+
+/** What resolving a document may use: the config, stored uploads, and a safe fetcher for allowlisted URLs. */
+export interface DocumentContext {
+  config: CoreConfig;
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  /** Downloads a user-supplied URL under the allowlist and size rules; absent: downloads are refused. */
+  fetchDocument?: (url: string) => Promise<Uint8Array>;
+  /** The order an upload token is being used for, if any (a token serves one order). */
+  orderId?: string;
+}
 
 /** A document ready to print: its bytes, pages and where it came from. */
 export interface ResolvedDocument {
@@ -17,7 +31,7 @@ export type DocumentResolution = { ok: true; document: ResolvedDocument } | { ok
 /** Turns the order's document source into print-ready bytes with an exact page count, or says why it cannot. */
 export async function resolveDocument(
   order: NormalizedOrder,
-  config: CoreConfig,
+  ctx: DocumentContext,
 ): Promise<DocumentResolution> {
   const doc = order.document;
   if (!doc) return fail("", "document_source_required", "The order carries no document.");
@@ -25,7 +39,7 @@ export async function resolveDocument(
     case "letter":
       return resolveLetter(order, doc);
     case "pdf":
-      return resolvePdf(doc, config);
+      return resolvePdf(order, doc, ctx);
     case "form":
       return fail(
         "form.slug",
@@ -88,9 +102,11 @@ export function partyPath(role: "sender" | "recipient", party: Party): string {
 }
 
 async function resolvePdf(
+  order: NormalizedOrder,
   doc: Extract<DocumentSource, { kind: "pdf" }>,
-  config: CoreConfig,
+  ctx: DocumentContext,
 ): Promise<DocumentResolution> {
+  const { config } = ctx;
   const source = doc.source;
   switch (source.type) {
     case "data_url": {
@@ -102,7 +118,7 @@ async function resolvePdf(
           `The PDF is ${bytes.byteLength} bytes; the limit is ${config.maxPdfBytes}.`,
         );
       }
-      return inspect(bytes, "pdf", config);
+      return inspect(order, bytes, "pdf", config);
     }
     case "url":
     case "download": {
@@ -116,22 +132,40 @@ async function resolvePdf(
           `PDFs are downloaded only from allowlisted HTTPS hosts; ${host ?? "this URL"} is not one of them. Send the PDF as a data URL or an upload_token instead.`,
         );
       }
-      return fail(
-        path,
-        "pdf_download_failed",
-        `The PDF at ${host} could not be downloaded. Send it as a data URL or an upload_token instead.`,
-      );
+      if (!ctx.fetchDocument) {
+        return fail(
+          path,
+          "pdf_download_failed",
+          `Downloads are not enabled on this deployment. Send the PDF as a data URL or an upload_token instead.`,
+        );
+      }
+      try {
+        const bytes = await ctx.fetchDocument(url);
+        return inspect(order, bytes, path, config);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        const reason = typeof code === "string" ? code : "download_failed";
+        return fail(
+          path,
+          reason === "too_large" ? "pdf_too_large" : "pdf_download_failed",
+          `The PDF at ${host} could not be downloaded (${reason}): ${(error as Error).message}`,
+        );
+      }
     }
-    case "upload_token":
-      return fail(
-        "pdf.upload_token",
-        "upload_token_invalid",
-        "The upload token is unknown, expired or already used. Create a new upload and send its token.",
-      );
+    case "upload_token": {
+      const upload = await readUpload(ctx.store, ctx.blobs, ctx.clock, source.upload_token, ctx.orderId);
+      if (!upload.ok) return fail("pdf.upload_token", upload.error, UPLOAD_MESSAGES[upload.error]);
+      return inspect(order, upload.bytes, "pdf.upload_token", config);
+    }
   }
 }
 
-async function inspect(bytes: Uint8Array, path: string, config: CoreConfig): Promise<DocumentResolution> {
+async function inspect(
+  order: NormalizedOrder,
+  bytes: Uint8Array,
+  path: string,
+  config: CoreConfig,
+): Promise<DocumentResolution> {
   try {
     const info = await inspectPdf(bytes);
     if (info.page_count > config.maxPdfPages) {
@@ -140,6 +174,10 @@ async function inspect(bytes: Uint8Array, path: string, config: CoreConfig): Pro
         "pdf_too_many_pages",
         `The PDF has ${info.page_count} pages; at most ${config.maxPdfPages} print.`,
       );
+    }
+    if (order.mailpiece_type === "letter") {
+      const sizeProblem = letterPageProblem(info.pages, path);
+      if (sizeProblem) return sizeProblem;
     }
     return { ok: true, document: { source: "pdf", page_count: info.page_count, pages: info.pages, bytes } };
   } catch (error) {
@@ -164,4 +202,36 @@ function safeHost(url: string): string | undefined {
 
 function fail(path: string, code: string, message: string): DocumentResolution {
   return { ok: false, issues: [{ path, code, message }] };
+}
+
+/** Letters print on US letter paper: every page 8.5 x 11 in (either orientation), within 2 pt. */
+const LETTER = { w: 612, h: 792 };
+const TOLERANCE_PT = 2;
+
+function letterPageProblem(
+  pages: { width_pt: number; height_pt: number }[],
+  path: string,
+): DocumentResolution | undefined {
+  const fits = (p: { width_pt: number; height_pt: number }) =>
+    (Math.abs(p.width_pt - LETTER.w) <= TOLERANCE_PT && Math.abs(p.height_pt - LETTER.h) <= TOLERANCE_PT) ||
+    (Math.abs(p.width_pt - LETTER.h) <= TOLERANCE_PT && Math.abs(p.height_pt - LETTER.w) <= TOLERANCE_PT);
+  const first = pages[0];
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i]!;
+    if (fits(page)) continue;
+    const size = `${(page.width_pt / 72).toFixed(2)} x ${(page.height_pt / 72).toFixed(2)} in`;
+    if (first && i > 0 && fits(first)) {
+      return fail(
+        path,
+        "inconsistent_page_dimensions",
+        `Page ${i + 1} is ${size}; page 1 is US letter (8.5 x 11 in). Every page of a letter must be US letter.`,
+      );
+    }
+    return fail(
+      path,
+      "pdf_page_size_unsupported",
+      `Page ${i + 1} is ${size}; letters print on US letter paper (8.5 x 11 in).`,
+    );
+  }
+  return undefined;
 }

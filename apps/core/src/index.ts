@@ -6,6 +6,8 @@ export * from "./errors.ts";
 export * from "./order-record.ts";
 export * from "./order-status.ts";
 export * from "./party-view.ts";
+export * from "./previews.ts";
 export * from "./quote-order.ts";
 export * from "./rate-limit.ts";
+export * from "./uploads.ts";
 export * from "./validate-order.ts";

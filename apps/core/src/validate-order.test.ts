@@ -3,15 +3,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { letterOrder, longBody, makePdf, pdfDataUrl } from "@mailpiece/conformance";
+import { systemClock } from "@mailpiece/ports";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
+import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import { validateOrder } from "./validate-order.ts";
 
 const config = defaultCoreConfig();
+const ctxOf = (c: CoreConfig) => ({
+  config: c,
+  store: createMemoryStore(),
+  blobs: createMemoryBlobStore(),
+  clock: systemClock,
+});
 
 describe("validateOrder", () => {
   it("quotes a one-page letter at the floor with the base fee and page lines explaining it", async () => {
-    const outcome = await validateOrder(letterOrder(), config);
+    const outcome = await validateOrder(letterOrder(), ctxOf(config));
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.view.document).toEqual({ source: "letter", format: "text", page_count: 1 });
@@ -24,8 +33,8 @@ describe("validateOrder", () => {
   });
 
   it("changes the quote with the typeset page count", async () => {
-    const short = await validateOrder(letterOrder({ color: true }), config);
-    const long = await validateOrder(letterOrder({ color: true, letter: longBody(80) }), config);
+    const short = await validateOrder(letterOrder({ color: true }), ctxOf(config));
+    const long = await validateOrder(letterOrder({ color: true, letter: longBody(80) }), ctxOf(config));
     if (!short.ok || !long.ok) throw new Error("both valid");
     expect(long.view.document.page_count).toBeGreaterThan(short.view.document.page_count);
     expect(long.view.quote.subtotal_cents).toBeGreaterThan(short.view.quote.subtotal_cents);
@@ -33,7 +42,7 @@ describe("validateOrder", () => {
 
   it("refuses a price above the ceiling with quote_above_ceiling", async () => {
     const tight = defaultCoreConfig({ bounds: { min_cents: 340, max_cents: 400 } });
-    const outcome = await validateOrder(letterOrder({ color: true, letter: longBody(80) }), tight);
+    const outcome = await validateOrder(letterOrder({ color: true, letter: longBody(80) }), ctxOf(tight));
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.issues).toEqual([expect.objectContaining({ code: "quote_above_ceiling" })]);
@@ -42,7 +51,7 @@ describe("validateOrder", () => {
   it("refuses a PDF over the page limit with pdf_too_many_pages", async () => {
     const outcome = await validateOrder(
       letterOrder({ letter: undefined, pdf: pdfDataUrl(await makePdf(200)) }),
-      config,
+      ctxOf(config),
     );
     expect(outcome).toEqual({
       ok: false,
@@ -50,7 +59,7 @@ describe("validateOrder", () => {
     });
     const ok = await validateOrder(
       letterOrder({ letter: undefined, pdf: pdfDataUrl(await makePdf(199)) }),
-      config,
+      ctxOf(config),
     );
     expect(ok.ok).toBe(true);
   });
@@ -58,7 +67,10 @@ describe("validateOrder", () => {
   it("refuses a PDF over the size limit with pdf_too_large", async () => {
     const bytes = await makePdf(1);
     const small = defaultCoreConfig({ maxPdfBytes: bytes.byteLength - 1 });
-    const outcome = await validateOrder(letterOrder({ letter: undefined, pdf: pdfDataUrl(bytes) }), small);
+    const outcome = await validateOrder(
+      letterOrder({ letter: undefined, pdf: pdfDataUrl(bytes) }),
+      ctxOf(small),
+    );
     expect(outcome).toEqual({
       ok: false,
       issues: [expect.objectContaining({ path: "pdf", code: "pdf_too_large" })],
@@ -80,7 +92,7 @@ describe("validateOrder", () => {
       ]);
       const outcome = await validateOrder(
         letterOrder({ letter: undefined, pdf: pdfDataUrl(readFileSync(join(dir, "out.pdf"))) }),
-        config,
+        ctxOf(config),
       );
       expect(outcome).toEqual({
         ok: false,
@@ -94,7 +106,7 @@ describe("validateOrder", () => {
   it("downloads PDFs only from allowlisted hosts", async () => {
     const outcome = await validateOrder(
       letterOrder({ letter: undefined, pdf: "https://evil.example.com/a.pdf" }),
-      config,
+      ctxOf(config),
     );
     expect(outcome).toEqual({
       ok: false,
@@ -105,7 +117,7 @@ describe("validateOrder", () => {
   it("reports an unknown upload token on its field", async () => {
     const outcome = await validateOrder(
       letterOrder({ letter: undefined, pdf: { upload_token: "tok_nope" } }),
-      config,
+      ctxOf(config),
     );
     expect(outcome).toEqual({
       ok: false,
@@ -131,7 +143,7 @@ describe("validateOrder", () => {
           countryCode: "US",
         },
       }),
-      config,
+      ctxOf(config),
     );
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;

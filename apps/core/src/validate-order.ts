@@ -1,7 +1,7 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
 import { validateOrderRequest } from "@mailpiece/orders";
 import type { CoreConfig } from "./config.ts";
-import type { ResolvedDocument } from "./documents.ts";
+import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { resolveDocument } from "./documents.ts";
 import type { PartyView } from "./party-view.ts";
 import { partyView } from "./party-view.ts";
@@ -21,6 +21,8 @@ export interface OrderValidationView {
   options: NormalizedOrder["options"];
   quote: QuoteView;
   warnings: Issue[];
+  /** Path and query of a signed, short-lived link to the PDF that would print (the app makes it absolute). */
+  preview_path?: string;
 }
 
 export type ValidateOrderOutcome = { ok: true; view: OrderValidationView } | { ok: false; issues: Issue[] };
@@ -35,13 +37,14 @@ export interface PreparedOrder {
 export type PrepareOrderOutcome = { ok: true; prepared: PreparedOrder } | { ok: false; issues: Issue[] };
 
 /** Validates a machine order request end to end: schema and rules, the document, then the price. */
-export async function validateOrder(body: unknown, config: CoreConfig): Promise<ValidateOrderOutcome> {
-  const prepared = await prepareOrder(body, config);
+export async function validateOrder(body: unknown, ctx: DocumentContext): Promise<ValidateOrderOutcome> {
+  const prepared = await prepareOrder(body, ctx);
   return prepared.ok ? { ok: true, view: prepared.prepared.view } : prepared;
 }
 
 /** Like validateOrder, and keeps the normalised order and the print-ready document. */
-export async function prepareOrder(body: unknown, config: CoreConfig): Promise<PrepareOrderOutcome> {
+export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise<PrepareOrderOutcome> {
+  const { config } = ctx;
   const checked = validateOrderRequest(body);
   if (!checked.ok) return { ok: false, issues: checked.issues };
   const order = checked.order;
@@ -57,7 +60,7 @@ export async function prepareOrder(body: unknown, config: CoreConfig): Promise<P
       ],
     };
   }
-  const resolved = await resolveDocument(order, config);
+  const resolved = await resolveDocument(order, ctx);
   if (!resolved.ok) return resolved;
   const doc = resolved.document;
   const documentPath = order.document?.kind ?? "";

@@ -1,6 +1,7 @@
 import { letterOrder } from "@mailpiece/conformance";
 import type { MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
+import { manualClock } from "@mailpiece/ports";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -35,6 +36,36 @@ const post = (app: ReturnType<typeof makeApp>["app"], body: unknown, path = "/ap
       body: JSON.stringify(body),
     }),
   );
+
+describe("preview links", () => {
+  it("expire: a link that opened before its expiry is 403 after it", async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+    const core = createMailpieceCore({
+      store: createMemoryStore({ clock }),
+      blobs: createMemoryBlobStore(),
+      clock,
+      config: { previewSecret: "preview-secret-for-this-test-000000000", previewTtlMs: 15 * 60 * 1000 },
+    });
+    const app = createMachineApp(core, { publicUrl: "https://mail.example.com", maxBodyBytes: 1 << 20 });
+    const res = await post(app, letterOrder());
+    const url = new URL(((await res.json()) as { preview_url: string }).preview_url);
+    expect(url.origin).toBe("https://mail.example.com");
+    const open = () => app.fetch(new Request(`http://x${url.pathname}${url.search}`));
+    expect((await open()).status).toBe(200);
+    clock.advance(14 * 60 * 1000);
+    expect((await open()).status).toBe(200);
+    clock.advance(2 * 60 * 1000);
+    const expired = await open();
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { error: string }).error).toBe("preview_link_invalid");
+  });
+
+  it("are absent when no preview secret is configured", async () => {
+    const { app } = makeApp();
+    const body = (await (await post(app, letterOrder())).json()) as Record<string, unknown>;
+    expect(body.preview_url).toBeUndefined();
+  });
+});
 
 describe("the machine app on its own", () => {
   it("answers validate with a body that matches the published OrderValidation schema", async () => {

@@ -1,11 +1,13 @@
 import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
+import { UPLOAD_MESSAGES } from "@mailpiece/core";
 import type { PaymentRail } from "@mailpiece/ports";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { preflight, withCors } from "./cors.ts";
 import { errorResponse, validationFailed } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { readJsonBody } from "./read-json.ts";
+import { readJsonBody, readMultipartFile } from "./read-json.ts";
+import { uploadRequestIssues } from "./upload-request.ts";
 
 export interface MachineAppOptions {
   /** Absolute base URL used in links, challenges and discovery documents. */
@@ -53,7 +55,72 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       }
       return withCors(validationFailed(outcome.issues ?? []));
     }
-    return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+    const { preview_path, ...view } = outcome.view;
+    const answer = preview_path ? { ...view, preview_url: `${publicUrl}${preview_path}` } : view;
+    return withCors(Response.json(answer, { headers: { "cache-control": "no-store" } }));
+  };
+
+  const upload = async (event: H3Event, token?: string) => {
+    const type = (event.req.headers.get("content-type") ?? "").toLowerCase();
+    if (!token && type.startsWith("application/json")) {
+      const body = await readJsonBody(event.req, 64 * 1024);
+      if (!body.ok) return withCors(body.response);
+      const issues = uploadRequestIssues(body.value);
+      if (issues.length > 0) return withCors(validationFailed(issues));
+      const v = body.value as { file_name: string; content_type: string; content_length: number };
+      const slot = await core.createUpload(v);
+      const { upload_path, ...rest } = slot;
+      return withCors(Response.json({ ...rest, upload_url: `${publicUrl}${upload_path}` }, { status: 201 }));
+    }
+    if (!type.startsWith("multipart/form-data")) {
+      return withCors(
+        errorResponse(
+          415,
+          "unsupported_media_type",
+          "Upload the PDF as multipart/form-data in the field `file` (or `pdf`, `pdfFile`).",
+        ),
+      );
+    }
+    const file = await readMultipartFile(event.req, core.config.maxPdfBytes + 64 * 1024);
+    if (!file.ok) return withCors(file.response);
+    let slotToken = token;
+    if (!slotToken) {
+      const slot = await core.createUpload({
+        file_name: file.name,
+        content_type: "application/pdf",
+        content_length: file.bytes.byteLength,
+      });
+      slotToken = slot.upload_token;
+    }
+    const filled = await core.fillUpload(slotToken, file.bytes);
+    if (!filled.ok) {
+      const status =
+        filled.error === "upload_token_invalid" ? 404 : filled.error === "upload_too_large" ? 413 : 422;
+      return withCors(
+        errorResponse(
+          status,
+          status === 422 ? "validation_failed" : status === 404 ? "not_found" : "payload_too_large",
+          UPLOAD_MESSAGES[filled.error],
+          {
+            issues: [{ path: "file", code: filled.error, message: UPLOAD_MESSAGES[filled.error] }],
+          },
+        ),
+      );
+    }
+    return withCors(
+      Response.json(
+        {
+          object: "upload",
+          upload_token: slotToken,
+          status: "uploaded",
+          file_name: filled.record.file_name,
+          size: filled.record.size,
+          sha256: filled.record.sha256,
+          expires_at: new Date(filled.record.expires_at).toISOString(),
+        },
+        { status: 201 },
+      ),
+    );
   };
 
   const create = (family: Family) => async (event: H3Event) => {
@@ -77,7 +144,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       clientKey: getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown",
       resourceUrl: `${publicUrl}${family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders"}`,
     });
-    return withCors(createResponse(outcome, publicUrl, family));
+    return withCors(createResponse(outcome, publicUrl, family, (sha) => core.previewPath(sha)));
   };
 
   const status = (family: Family) => async (event: H3Event) => {
@@ -94,6 +161,36 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   app.post("/api/machine/mpp/orders/validate", validate);
   app.post("/api/machine/orders", create("x402"));
   app.post("/api/machine/mpp/orders", create("mpp"));
+  app.post("/api/machine/uploads", (event) => upload(event));
+  app.post("/api/machine/uploads/:token", (event) => upload(event, event.context.params?.token ?? ""));
+  app.get("/api/machine/previews/:file", async (event) => {
+    const file = event.context.params?.file ?? "";
+    const sha256 = file.endsWith(".pdf") ? file.slice(0, -4) : file;
+    const opened = await core.openPreview(
+      sha256,
+      event.url.searchParams.get("expires"),
+      event.url.searchParams.get("sig"),
+    );
+    if (!opened.ok) {
+      if (opened.reason === "missing")
+        return errorResponse(404, "not_found", "This document is no longer kept.");
+      return errorResponse(
+        403,
+        "preview_link_invalid",
+        opened.reason === "expired"
+          ? "This preview link has expired; validate the order again for a new one."
+          : "This preview link is not valid.",
+      );
+    }
+    return new Response(opened.bytes, {
+      headers: {
+        "content-type": "application/pdf",
+        "content-disposition": `inline; filename="${sha256.slice(0, 12)}.pdf"`,
+        "cache-control": "private, no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  });
   app.get("/api/machine/orders/:id", status("x402"));
   app.get("/api/machine/mpp/orders/:id", status("mpp"));
 
@@ -130,7 +227,12 @@ function withLinks<T extends { order_id: string }>(
   return { ...view, status_url: `${publicUrl}${base}/${view.order_id}` };
 }
 
-function createResponse(outcome: CreateOrderOutcome, publicUrl: string, family: Family): Response {
+function createResponse(
+  outcome: CreateOrderOutcome,
+  publicUrl: string,
+  family: Family,
+  previewPath: (sha256: string) => string | undefined,
+): Response {
   switch (outcome.kind) {
     case "invalid":
       return validationFailed(outcome.issues);
@@ -152,7 +254,12 @@ function createResponse(outcome: CreateOrderOutcome, publicUrl: string, family: 
         for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
       }
       const challengeBody = outcome.challenge.body as Record<string, unknown>;
-      const body = { ...challengeBody, order: withLinks(outcome.order, publicUrl, family) };
+      const preview = previewPath(outcome.document_sha256);
+      const body = {
+        ...challengeBody,
+        order: withLinks(outcome.order, publicUrl, family),
+        ...(preview ? { preview_url: `${publicUrl}${preview}` } : {}),
+      };
       return new Response(JSON.stringify(body), { status: outcome.challenge.status, headers });
     }
     case "accepted":

@@ -11,6 +11,8 @@ export type MachineErrorCode =
   | "request_id_conflict"
   | "rate_limited"
   | "payment_rail_unavailable"
+  | "preview_link_invalid"
+  | "invalid_multipart"
   | "internal_error";
 
 /** The error body of every machine API failure: a stable code, a sentence, and for 422 every issue found. */

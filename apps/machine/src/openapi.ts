@@ -186,6 +186,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         name: "Orders (MPP)",
         description: "Paths under /api/machine/mpp/, paid with the Payment HTTP authentication scheme.",
       },
+      { name: "Uploads", description: "PDF uploads and previews." },
       { name: "Discovery" },
     ],
     paths: {
@@ -205,6 +206,88 @@ export function buildOpenApi(options: OpenApiOptions): Json {
             },
           }
         : {}),
+      "/api/machine/uploads": {
+        post: {
+          operationId: "createUpload",
+          tags: ["Uploads"],
+          summary: "Open an upload slot, or upload a PDF in one step",
+          description:
+            "JSON {file_name, content_type: application/pdf, content_length}: 201 with upload_token, upload_url, expires_at, max_bytes and required_headers; then POST the PDF to upload_url as multipart/form-data in the field `file` (aliases `pdf`, `pdfFile`). Or POST the multipart form here directly. Send `pdf: {upload_token}` in the order; a token serves one order and expires.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["file_name", "content_type", "content_length"],
+                  properties: {
+                    file_name: { type: "string", minLength: 1, maxLength: 255 },
+                    content_type: { type: "string", enum: ["application/pdf"] },
+                    content_length: { type: "integer", minimum: 1, maximum: 104857600 },
+                  },
+                },
+              },
+              "multipart/form-data": {
+                schema: { type: "object", properties: { file: { type: "string", format: "binary" } } },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "The slot, or the stored upload.",
+              content: jsonContent({ type: "object" }),
+            },
+            "400": errorResponse("Unreadable multipart body (invalid_multipart)."),
+            "413": errorResponse("The file is larger than 100 MB (payload_too_large)."),
+            "415": errorResponse("Neither JSON nor multipart/form-data (unsupported_media_type)."),
+            "422": errorResponse("Bad slot request, no file, or not a PDF (validation_failed)."),
+          },
+        },
+      },
+      "/api/machine/uploads/{token}": {
+        post: {
+          operationId: "fillUpload",
+          tags: ["Uploads"],
+          summary: "Upload the PDF into a slot",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: { type: "object", properties: { file: { type: "string", format: "binary" } } },
+              },
+            },
+          },
+          responses: {
+            "201": { description: "Stored.", content: jsonContent({ type: "object" }) },
+            "404": errorResponse("Unknown upload token (not_found)."),
+            "413": errorResponse("Larger than the slot's max_bytes (payload_too_large)."),
+            "415": errorResponse("Not multipart/form-data (unsupported_media_type)."),
+            "422": errorResponse("Expired, already filled, no file, or not a PDF (validation_failed)."),
+          },
+        },
+      },
+      "/api/machine/previews/{file}": {
+        get: {
+          operationId: "getPreview",
+          tags: ["Uploads"],
+          summary: "A signed, short-lived preview of the PDF that would print",
+          parameters: [
+            { name: "file", in: "path", required: true, schema: { type: "string" } },
+            { name: "expires", in: "query", required: true, schema: { type: "string" } },
+            { name: "sig", in: "query", required: true, schema: { type: "string" } },
+          ],
+          responses: {
+            "200": {
+              description: "The PDF.",
+              content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+            },
+            "403": errorResponse("Tampered or expired link (preview_link_invalid)."),
+            "404": errorResponse("The document is no longer kept (not_found)."),
+          },
+        },
+      },
       "/api/machine/orders/{id}": { get: statusOperation("getOrder", "x402") },
       "/api/machine/mpp/orders/{id}": { get: statusOperation("getOrderMpp", "MPP") },
       "/openapi.json": {

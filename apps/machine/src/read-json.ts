@@ -62,3 +62,51 @@ function tooLarge(limitBytes: number): Response {
     `The body is larger than ${limitBytes} bytes. Send large PDFs with an upload_token instead of a data URL.`,
   );
 }
+
+export type MultipartFile = { ok: true; name: string; bytes: Uint8Array } | { ok: false; response: Response };
+
+const FILE_FIELDS = ["file", "pdf", "pdfFile"] as const;
+
+/** Reads one file from a multipart/form-data body (field `file`, or its aliases `pdf` and `pdfFile`), within a limit. */
+export async function readMultipartFile(request: Request, limitBytes: number): Promise<MultipartFile> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limitBytes)
+    return { ok: false, response: tooLarge(limitBytes) };
+  const raw = await readLimited(request, limitBytes);
+  if (raw === undefined) return { ok: false, response: tooLarge(limitBytes) };
+  let form: FormData;
+  try {
+    form = await new Request("http://upload.local/", {
+      method: "POST",
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+      body: raw,
+    }).formData();
+  } catch {
+    return {
+      ok: false,
+      response: errorResponse(400, "invalid_multipart", "The body is not valid multipart/form-data."),
+    };
+  }
+  for (const field of FILE_FIELDS) {
+    const value = form.get(field);
+    if (value && typeof value !== "string") {
+      return {
+        ok: true,
+        name: value.name || "document.pdf",
+        bytes: new Uint8Array(await value.arrayBuffer()),
+      };
+    }
+  }
+  return {
+    ok: false,
+    response: errorResponse(422, "validation_failed", "No file in the form.", {
+      issues: [
+        {
+          path: "file",
+          code: "required",
+          message: "Send the PDF in the multipart field `file` (or `pdf`, `pdfFile`).",
+        },
+      ],
+    }),
+  };
+}

@@ -129,6 +129,12 @@ export const OrderValidation = Type.Object(
     options: NormalisedOptions,
     quote: QuoteView,
     warnings: Type.Array(Issue, { description: "Options the service changed or ignored, and why." }),
+    preview_url: Type.Optional(
+      Type.String({
+        format: "uri",
+        description: "A signed, short-lived link to the PDF exactly as it would print.",
+      }),
+    ),
   },
   { additionalProperties: false, title: "OrderValidation" },
 );

@@ -12,6 +12,8 @@ export interface ServerConfig {
   pdfDownloadHosts: string[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
+  /** Signs preview links; absent: generated once under DATA_DIR. */
+  previewSecret?: string;
   /** Unpaid order creations allowed per client IP per hour. */
   unpaidPerHour: number;
   payments: {
@@ -127,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pdfDownloadHosts,
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
+    ...(env.PREVIEW_SECRET?.trim() ? { previewSecret: secret(env, "PREVIEW_SECRET") } : {}),
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
     payments,
   };
@@ -134,6 +137,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** The development payee used with simulated x402 payments when X402_PAY_TO is not set. */
 export const DEV_PAYEE = "0x000000000000000000000000000000000000dEaD";
+
+function secret(env: Record<string, string | undefined>, name: string): string {
+  const value = env[name]!.trim();
+  if (Buffer.byteLength(value) < 32) throw new ConfigError(name, "must be at least 32 bytes");
+  return value;
+}
 
 function list(raw: string): string[] {
   return raw

@@ -43,16 +43,23 @@ export function createRails(
           return stripeMethod({ secretKey: mpp.stripeSecretKey!, networkId: mpp.stripeNetworkId! });
       }
     });
-    rails.mpp = createMppRail({ realm: mpp.realm, secretKey: mpp.secretKey ?? mppSecret(config), methods });
+    rails.mpp = createMppRail({
+      realm: mpp.realm,
+      secretKey: mpp.secretKey ?? persistentSecret(config, "mpp-secret"),
+      methods,
+    });
     if (rails.mpp.simulated) simulated.push("MPP with the test method (tok_test_ tokens, no funds move)");
   }
   return { rails, simulated };
 }
 
-/** A challenge-binding secret kept under DATA_DIR, so challenges stay valid across restarts. */
-function mppSecret(config: ServerConfig): string {
+/**
+ * A secret generated once and kept under DATA_DIR (mode 0600), so signed challenges and links stay valid across
+ * restarts; with the memory store, one per process.
+ */
+export function persistentSecret(config: ServerConfig, name: string): string {
   if (config.store === "memory") return randomBytes(32).toString("base64url");
-  const file = join(config.dataDir, "mpp-secret");
+  const file = join(config.dataDir, name);
   try {
     return readFileSync(file, "utf8").trim();
   } catch {

@@ -23,6 +23,7 @@ const core = createMailpieceCore({
   store: memory,
   blobs: createMemoryBlobStore(),
   rails: createRails(loadConfig({ STORE: "memory" }), memory).rails,
+  config: { previewSecret: "a-test-preview-secret-of-at-least-32-bytes" },
 });
 const app = createServerApp(core, {
   publicUrl: "http://127.0.0.1:3000",

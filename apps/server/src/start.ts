@@ -12,7 +12,7 @@ import { serve } from "srvx";
 import type { ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { createLogger } from "./logger.ts";
-import { createRails } from "./rails.ts";
+import { createRails, persistentSecret } from "./rails.ts";
 import { createServerApp } from "./server-app.ts";
 
 export const VERSION = "0.1.0";
@@ -60,6 +60,7 @@ export async function startServer(
     rails: rails.rails,
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
+      previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
     },
   });

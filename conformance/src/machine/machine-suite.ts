@@ -117,6 +117,12 @@ export const MACHINE_TEST_NAMES = [
   "unpaid MPP create answers 402 problem+json with Payment challenges",
   "status of an unknown order is 404",
   "CORS lets browsers send payment headers and read payment answers",
+  "a PDF uploaded as multipart/form-data is used by its upload_token",
+  "upload field aliases pdf and pdfFile are accepted",
+  "an upload token serves one order only",
+  "an unknown upload token is refused on its field",
+  "validate returns a signed preview_url that serves the PDF; a tampered link is 403",
+  "letter PDFs must be US letter, every page",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -635,6 +641,119 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       for (const h of ["payment-required", "payment-response", "www-authenticate", "payment-receipt"]) {
         assert.ok(exposed.includes(h), `${h} is exposed`);
       }
+    },
+
+    "a PDF uploaded as multipart/form-data is used by its upload_token": async () => {
+      const slot = await post(target, "/api/machine/uploads", {
+        file_name: "letter.pdf",
+        content_type: "application/pdf",
+        content_length: 50_000,
+      });
+      assert.equal(slot.status, 201, slot.text.slice(0, 300));
+      const token = slot.json?.upload_token as string;
+      assert.match(token, /^upl_/);
+      assert.ok(Number(slot.json?.max_bytes) >= 1);
+      const uploadPath = new URL(slot.json?.upload_url as string).pathname;
+      const form = new FormData();
+      form.append(
+        "file",
+        new Blob([Buffer.from(await makePdf(3))], { type: "application/pdf" }),
+        "letter.pdf",
+      );
+      const filled = await target.fetch(uploadPath, { method: "POST", body: form });
+      assert.equal(filled.status, 201, await filled.clone().text());
+      const view = await validOk(target, letterOrder({ letter: undefined, pdf: { upload_token: token } }));
+      assert.equal((view.document as Json).page_count, 3);
+      const again = await target.fetch(uploadPath, { method: "POST", body: form });
+      assert.equal(again.status, 422, "a slot is filled once");
+    },
+
+    "upload field aliases pdf and pdfFile are accepted": async () => {
+      for (const field of ["pdf", "pdfFile"]) {
+        const form = new FormData();
+        form.append(field, new Blob([Buffer.from(await makePdf(2))], { type: "application/pdf" }), "x.pdf");
+        const res = await target.fetch("/api/machine/uploads", { method: "POST", body: form });
+        assert.equal(res.status, 201, `field ${field}`);
+        const token = ((await res.json()) as Json).upload_token as string;
+        const view = await validOk(target, letterOrder({ letter: undefined, pdf: { upload_token: token } }));
+        assert.equal((view.document as Json).page_count, 2);
+      }
+      const notPdf = new FormData();
+      notPdf.append("file", new Blob(["hello"], { type: "text/plain" }), "x.txt");
+      const refused = await target.fetch("/api/machine/uploads", { method: "POST", body: notPdf });
+      assert.equal(refused.status, 422);
+    },
+
+    "an upload token serves one order only": async () => {
+      const form = new FormData();
+      form.append("file", new Blob([Buffer.from(await makePdf(1))], { type: "application/pdf" }), "x.pdf");
+      const token = (
+        (await (await target.fetch("/api/machine/uploads", { method: "POST", body: form })).json()) as Json
+      ).upload_token as string;
+      const first = await post(
+        target,
+        "/api/machine/orders",
+        letterOrder({ letter: undefined, pdf: { upload_token: token } }),
+      );
+      assert.equal(first.status, 402, first.text.slice(0, 300));
+      const second = await post(
+        target,
+        "/api/machine/orders",
+        letterOrder({ letter: undefined, pdf: { upload_token: token } }),
+      );
+      assert.equal(second.status, 422, second.text.slice(0, 300));
+      hasIssue(second.json?.issues as Issue[], "pdf.upload_token", "upload_token_used");
+    },
+
+    "an unknown upload token is refused on its field": async () => {
+      hasIssue(
+        await issuesOf(target, letterOrder({ letter: undefined, pdf: { upload_token: "upl_unknown" } })),
+        "pdf.upload_token",
+        "upload_token_invalid",
+      );
+    },
+
+    "validate returns a signed preview_url that serves the PDF; a tampered link is 403": async () => {
+      const view = await validOk(target, letterOrder({ letter: `Preview ${crypto.randomUUID()}` }));
+      const url = new URL(view.preview_url as string);
+      const res = await target.fetch(`${url.pathname}${url.search}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-type"), "application/pdf");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.equal(Buffer.from(bytes.subarray(0, 5)).toString(), "%PDF-");
+      const sig = url.searchParams.get("sig")!;
+      const tampered = new URL(url);
+      tampered.searchParams.set("sig", `${sig.slice(0, -1)}${sig.endsWith("0") ? "1" : "0"}`);
+      assert.equal((await target.fetch(`${tampered.pathname}${tampered.search}`)).status, 403);
+      const later = new URL(url);
+      later.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 3600));
+      assert.equal(
+        (await target.fetch(`${later.pathname}${later.search}`)).status,
+        403,
+        "a longer expiry is a tampered link",
+      );
+    },
+
+    "letter PDFs must be US letter, every page": async () => {
+      const a4 = await issuesOf(
+        target,
+        letterOrder({ letter: undefined, pdf: pdfDataUrl(await makePdf(1, [595.28, 841.89])) }),
+      );
+      hasIssue(a4, "pdf", "pdf_page_size_unsupported");
+      const { PDFDocument } = await import("pdf-lib");
+      const doc = await PDFDocument.create();
+      doc.addPage([612, 792]);
+      doc.addPage([612, 792]);
+      doc.addPage([595.28, 841.89]);
+      const mixed = await issuesOf(
+        target,
+        letterOrder({ letter: undefined, pdf: pdfDataUrl(await doc.save()) }),
+      );
+      hasIssue(mixed, "pdf", "inconsistent_page_dimensions");
+      assert.ok(
+        mixed.some((i) => i.message.includes("Page 3")),
+        "the message names the page",
+      );
     },
 
     "unknown paths are 404 with a JSON error": async () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { Suite } from "@mailpiece/conformance";
+import type { Suite } from "../kit.ts";
 import {
   type Charge,
   type PaymentChallenge,
