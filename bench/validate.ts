@@ -14,7 +14,7 @@ const CONNECTIONS = 8;
 export async function benchValidate(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-bench-"));
   const bare = await startChild("bench/bare-h3-server.ts");
-  const server = await startChild("apps/server/src/main.ts", { DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  const server = await startChild("apps/server/src/main.ts", { DATA_DIR: dataDir, LOG_LEVEL: "info" });
   try {
     const pdf = pdfDataUrl(await makePdf(2));
     const same = [JSON.stringify(letterOrder())];

@@ -17,6 +17,11 @@ for (const line of workspace.split("\n")) {
     }
   } else dirs.push(pattern);
 }
+if (process.argv.includes("--clean")) {
+  const { rmSync } = await import("node:fs");
+  for (const dir of dirs) rmSync(join(dir, ".vitest-report.json"), { force: true });
+  process.exit(0);
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;

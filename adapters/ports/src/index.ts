@@ -1,5 +1,6 @@
 export * from "./blob-store.ts";
 export * from "./errors.ts";
 export * from "./payment-rail.ts";
+export * from "./print-provider.ts";
 export * from "./runtime.ts";
 export * from "./store.ts";

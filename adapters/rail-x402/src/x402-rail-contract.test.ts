@@ -1,3 +1,4 @@
+import { paymentRailContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { manualClock, type PaymentChallenge } from "@mailpiece/ports";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
@@ -6,7 +7,6 @@ import type { FacilitatorClient } from "@x402/core/server";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createLocalFacilitator } from "./local-facilitator.ts";
-import { paymentRailContract } from "@mailpiece/conformance";
 import { decodePaymentSignature, encodeBase64Json } from "./payment-signature.ts";
 import { BASE_SEPOLIA } from "./usdc.ts";
 import { createX402Rail } from "./x402-rail.ts";

@@ -10,6 +10,7 @@
  * of the rest of its bytes; file-store.crash.test.ts checks both after every kill.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { createFileBlobStore, createFileStore } from "./file-store.ts";
@@ -60,7 +61,7 @@ async function recordWorker(store: Store, keys: string[]): Promise<never> {
     const payload = randomBytes(Math.floor(Math.random() * 3000)).toString("base64");
     const value: CrashRecord = { key, n, payload, sum: recordSum(key, n, payload) };
     const written = await store.put(key, value, current ? { ifVersion: current.version } : {});
-    process.stdout.write(`rec ${key} ${written.version}\n`);
+    writeSync(1, `rec ${key} ${written.version}\n`);
   }
 }
 
@@ -70,7 +71,7 @@ async function blobWorker(blobs: BlobStore, keys: string[]): Promise<never> {
     const current = await blobs.get(key);
     const generation = (current ? (blobGeneration(current.bytes) ?? 0) : 0) + 1;
     await blobs.put(key, makeBlob(generation, Math.floor(Math.random() * 2_000_000)));
-    process.stdout.write(`blob ${key} ${generation}\n`);
+    writeSync(1, `blob ${key} ${generation}\n`);
   }
 }
 

@@ -26,6 +26,8 @@ export interface CoreConfig {
   previewTtlMs: number;
   /** How long an upload token can be filled and then used. */
   uploadTtlMs: number;
+  /** Bytes of prepared documents kept in memory by content (0: none). */
+  cacheBytes: number;
 }
 
 export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConfig {
@@ -41,6 +43,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     draftTtlMs: 24 * 60 * 60 * 1000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
+    cacheBytes: 64 * 1024 * 1024,
     ...overrides,
   };
 }

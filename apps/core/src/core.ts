@@ -1,15 +1,19 @@
 import { createHash } from "node:crypto";
+import type { Workflow } from "@mailpiece/forms";
+import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
 import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
 import { createMachineOrder, getOrderStatus, requestConflict } from "./create-machine-order.ts";
+import { createDocumentCache } from "./document-cache.ts";
+import type { ResolvedDocument } from "./documents.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { createPreviewSigner } from "./previews.ts";
 import type { UploadSlot } from "./uploads.ts";
 import { createUpload, fillUpload } from "./uploads.ts";
-import type { OrderValidationView, ValidateOrderOutcome } from "./validate-order.ts";
+import type { ValidateOrderOutcome } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
 
 export interface CoreDeps {
@@ -20,6 +24,8 @@ export interface CoreDeps {
   config?: Partial<CoreConfig>;
   /** The payment rails this deployment accepts, by protocol. */
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
+  /** The workflow forms offered; default: the built-in ones of spec 2. */
+  workflows?: readonly Workflow[];
   /** Downloads allowlisted PDF URLs (see @mailpiece/fetch-https); absent: URL documents are refused. */
   fetchDocument?: (url: string) => Promise<Uint8Array>;
 }
@@ -43,6 +49,14 @@ export interface MailpieceCore {
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
+  /** The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. */
+  listForms(query: {
+    q?: string;
+    limit?: string;
+    cursor?: string;
+  }): { ok: true; forms: unknown[]; next_cursor: string | null } | { ok: false; message: string };
+  /** A workflow's live schema by slug or alias. */
+  formSchema(slug: string): unknown | undefined;
   /** Opens an upload slot for a PDF (spec 1: svc.create_pdf_upload). */
   createUpload(input: {
     file_name: string;
@@ -64,6 +78,7 @@ export interface MailpieceCore {
 
 export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const config = defaultCoreConfig(deps.config);
+  const workflows = deps.workflows ?? BUILTIN_WORKFLOWS;
   const signer = config.previewSecret
     ? createPreviewSigner(config.previewSecret, config.previewTtlMs)
     : undefined;
@@ -73,8 +88,12 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     clock: deps.clock ?? systemClock,
     ids: deps.ids ?? randomIds,
     config,
+    workflows,
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
+    ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
   };
+  /** Content hashes known to be in the blob store, so repeated validations skip the lookup. */
+  const _storedBlobs = new Set<string>();
   return {
     ...ctx,
     rails: deps.rails ?? {},
@@ -100,6 +119,23 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
+    listForms(query) {
+      try {
+        const page = listWorkflows(workflows, {
+          ...(query.q === undefined ? {} : { q: query.q }),
+          ...(query.limit === undefined ? {} : { limit: query.limit }),
+          ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+        });
+        return { ok: true, forms: [...page.forms], next_cursor: page.next_cursor };
+      } catch (error) {
+        if (FormsError.isInstance(error)) return { ok: false, message: error.message };
+        throw error;
+      }
+    },
+    formSchema(slug) {
+      const workflow = findWorkflow(workflows, slug);
+      return workflow ? workflowSchema(workflow) : undefined;
+    },
     getOrderStatus: (id) => getOrderStatus(ctx, id),
     createUpload: (input) =>
       createUpload(ctx.store, ctx.clock, {

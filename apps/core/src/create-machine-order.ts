@@ -68,6 +68,10 @@ export type CreateOrderOutcome =
 
 const PAID_LIKE = new Set(["paid", "settled_pending_webhook", "settling"]);
 
+function hasCredential(headers: Headers): boolean {
+  return headers.has("payment-signature") || /^\s*payment\s/i.test(headers.get("authorization") ?? "");
+}
+
 function requestIdOf(body: unknown): string | undefined {
   const value =
     typeof body === "object" && body !== null ? (body as Record<string, unknown>).request_id : undefined;
@@ -91,7 +95,12 @@ export async function createMachineOrder(
   // The identical body of an order already paid: answer from the order, without preparing the document again.
   if (known && PAID_LIKE.has(known.payment_status)) return settledAnswer(ctx, known.id);
 
-  const preparation = await prepareOrder(input.body, known ? { ...ctx, orderId: known.id } : ctx);
+  // Forms are re-checked at the stage the order is at: checkout when asking for the price, payment when paying.
+  const stage = hasCredential(input.headers) ? "payment" : "checkout";
+  const preparation = await prepareOrder(
+    input.body,
+    known ? { ...ctx, stage, orderId: known.id } : { ...ctx, stage },
+  );
   if (!preparation.ok) return { kind: "invalid", issues: preparation.issues };
   const prepared = preparation.prepared;
   const requestId = prepared.order.request_id;
@@ -148,7 +157,10 @@ export async function createMachineOrder(
     ttlMs: ctx.config.replayClaimTtlMs,
   });
   if (replay.kind === "taken") {
-    if (replay.claim.order_id === record.id) return settledAnswer(ctx, record.id);
+    if (replay.claim.order_id === record.id) {
+      // The same credential is being settled by a concurrent request for this order: answer with its outcome.
+      return settledAnswer(ctx, record.id, (order) => challengeFor(input, order));
+    }
     return challengeFor(
       input,
       record,
@@ -176,7 +188,7 @@ export async function createMachineOrder(
     return order;
   });
   // Another credential for the same order got there first: this one moves no money.
-  if (!mine) return settledAnswer(ctx, record.id);
+  if (!mine) return settledAnswer(ctx, record.id, (order) => challengeFor(input, order));
 
   let settlement: Awaited<ReturnType<PaymentRail["settle"]>>;
   try {
@@ -287,7 +299,11 @@ async function noteFailure(ctx: OrderContext, id: string, code: string, message:
  * The answer for an order whose payment went through or is going through: waits a little for a settlement in
  * flight, then 200 when paid, or 202 with settled_pending_webhook while it is still being confirmed.
  */
-async function settledAnswer(ctx: OrderContext, id: string): Promise<CreateOrderOutcome> {
+async function settledAnswer(
+  ctx: OrderContext,
+  id: string,
+  ifUnpaid?: (order: OrderRecord) => Promise<CreateOrderOutcome>,
+): Promise<CreateOrderOutcome> {
   const deadline = Date.now() + ctx.config.settleWaitMs;
   for (;;) {
     const current = (await loadOrder(ctx.store, id))!.value;
@@ -298,7 +314,12 @@ async function settledAnswer(ctx: OrderContext, id: string): Promise<CreateOrder
         receiptHeaders: current.payment?.receipt_headers ?? {},
       };
     }
-    if (current.payment_status !== "settling" || Date.now() >= deadline) {
+    // A payment for this order is in flight (its credential was claimed a moment ago): wait for its outcome.
+    const inFlight =
+      current.payment_status === "settling" ||
+      (ifUnpaid !== undefined && current.payment_status === "unpaid");
+    if (!inFlight || Date.now() >= deadline) {
+      if (current.payment_status === "unpaid" && ifUnpaid) return ifUnpaid(current);
       return {
         kind: "accepted",
         order: orderStatusView(current),

@@ -1,8 +1,14 @@
+import { createHash } from "node:crypto";
+import type { ComplianceStage, Workflow } from "@mailpiece/forms";
+import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
+import { fingerprintJson } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import { formatAddressLines } from "@mailpiece/orders";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
+import type { DocumentCache } from "./document-cache.ts";
+import { resolveForm } from "./forms.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
 /** What resolving a document may use: the config, stored uploads, and a safe fetcher for allowlisted URLs. */
@@ -15,12 +21,20 @@ export interface DocumentContext {
   fetchDocument?: (url: string) => Promise<Uint8Array>;
   /** The order an upload token is being used for, if any (a token serves one order). */
   orderId?: string;
+  /** Prepared documents by content, so one letter is typeset once across validate, create and the paid retry. */
+  cache?: DocumentCache<ResolvedDocument>;
+  /** The workflow forms this deployment offers; default: the built-in ones. */
+  workflows?: readonly Workflow[];
+  /** The compliance stage forms are checked at: "machine" for validate, "payment" when paying. */
+  stage?: ComplianceStage;
 }
 
 /** A document ready to print: its bytes, pages and where it came from. */
 export interface ResolvedDocument {
   source: DocumentSource["kind"];
-  format?: string;
+  format?: string | null;
+  /** Things the buyer should know that do not stop the order (e.g. a form recipient that differs). */
+  warnings?: Issue[];
   page_count: number;
   pages: { width_pt: number; height_pt: number }[];
   bytes: Uint8Array;
@@ -37,21 +51,37 @@ export async function resolveDocument(
   if (!doc) return fail("", "document_source_required", "The order carries no document.");
   switch (doc.kind) {
     case "letter":
-      return resolveLetter(order, doc);
+      return resolveLetter(order, doc, ctx);
     case "pdf":
       return resolvePdf(order, doc, ctx);
-    case "form":
-      return fail(
-        "form.slug",
-        "form_unknown",
-        `No workflow form is published under the slug "${doc.slug}". List the forms with GET /api/machine/forms.`,
+    case "form": {
+      const form = await resolveForm(
+        order,
+        doc,
+        ctx.workflows ?? BUILTIN_WORKFLOWS,
+        ctx.stage ?? "machine",
+        ctx.clock,
       );
+      if (!form.ok) return form;
+      return {
+        ok: true,
+        document: {
+          source: "form",
+          format: null,
+          page_count: form.page_count,
+          pages: Array.from({ length: form.page_count }, () => ({ width_pt: 612, height_pt: 792 })),
+          bytes: form.pdf,
+          warnings: form.warnings,
+        },
+      };
+    }
   }
 }
 
 async function resolveLetter(
   order: NormalizedOrder,
   doc: Extract<DocumentSource, { kind: "letter" }>,
+  ctx: DocumentContext,
 ): Promise<DocumentResolution> {
   const signature =
     doc.signature === undefined
@@ -59,27 +89,30 @@ async function resolveLetter(
       : doc.signature.mode === "typed"
         ? { mode: "typed" as const, text: doc.signature.text }
         : { mode: "drawn" as const, dataUrl: doc.signature.printDataUrl ?? doc.signature.dataUrl ?? "" };
+  const input = {
+    body: doc.body,
+    ...(doc.title === undefined ? {} : { title: doc.title }),
+    format: doc.format,
+    ...(signature === undefined ? {} : { signature }),
+    render: doc.render,
+    sender: { lines: formatAddressLines(order.sender) },
+    ...(order.recipient ? { recipient: { lines: formatAddressLines(order.recipient) } } : {}),
+  };
+  const key = `letter:${fingerprintJson(input)}`;
+  const cached = ctx.cache?.get(key);
+  if (cached) return { ok: true, document: cached };
   try {
-    const result = await typesetLetter({
-      body: doc.body,
-      ...(doc.title === undefined ? {} : { title: doc.title }),
-      format: doc.format as "text",
-      ...(signature === undefined ? {} : { signature }),
-      render: doc.render,
-      sender: { lines: formatAddressLines(order.sender) },
-      ...(order.recipient ? { recipient: { lines: formatAddressLines(order.recipient) } } : {}),
-    });
-    const info = await inspectPdf(result.pdf);
-    return {
-      ok: true,
-      document: {
-        source: "letter",
-        format: doc.format,
-        page_count: result.page_count,
-        pages: info.pages,
-        bytes: result.pdf,
-      },
+    const result = await typesetLetter(input);
+    const document: ResolvedDocument = {
+      source: "letter",
+      format: doc.format,
+      page_count: result.page_count,
+      // The typesetter sets every page on US letter paper.
+      pages: Array.from({ length: result.page_count }, () => ({ width_pt: 612, height_pt: 792 })),
+      bytes: result.pdf,
     };
+    ctx.cache?.set(key, document);
+    return { ok: true, document };
   } catch (error) {
     if (TypesetterError.isInstance(error)) {
       return fail(letterPath(order, error.field), error.code, error.message);
@@ -118,33 +151,27 @@ async function resolvePdf(
           `The PDF is ${bytes.byteLength} bytes; the limit is ${config.maxPdfBytes}.`,
         );
       }
-      return inspect(order, bytes, "pdf", config);
+      return inspect(order, bytes, "pdf", config, ctx.cache);
     }
     case "url":
     case "download": {
       const url = source.type === "url" ? source.url : source.download_url;
       const path = source.type === "url" ? "pdf" : "pdf.download_url";
-      const host = safeHost(url);
-      if (host === undefined || !config.pdfDownloadHosts.includes(host)) {
-        return fail(
+      const host = safeHost(url) ?? "this URL";
+      const notAllowed = () =>
+        fail(
           path,
           "pdf_host_not_allowed",
-          `PDFs are downloaded only from allowlisted HTTPS hosts; ${host ?? "this URL"} is not one of them. Send the PDF as a data URL or an upload_token instead.`,
+          `PDFs are downloaded only from allowlisted HTTPS hosts; ${host} is not one of them. Send the PDF as a data URL or an upload_token instead.`,
         );
-      }
-      if (!ctx.fetchDocument) {
-        return fail(
-          path,
-          "pdf_download_failed",
-          `Downloads are not enabled on this deployment. Send the PDF as a data URL or an upload_token instead.`,
-        );
-      }
+      if (!ctx.fetchDocument) return notAllowed();
       try {
         const bytes = await ctx.fetchDocument(url);
-        return inspect(order, bytes, path, config);
+        return inspect(order, bytes, path, config, ctx.cache);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         const reason = typeof code === "string" ? code : "download_failed";
+        if (reason === "host_not_allowed" || reason === "url_not_https") return notAllowed();
         return fail(
           path,
           reason === "too_large" ? "pdf_too_large" : "pdf_download_failed",
@@ -155,7 +182,7 @@ async function resolvePdf(
     case "upload_token": {
       const upload = await readUpload(ctx.store, ctx.blobs, ctx.clock, source.upload_token, ctx.orderId);
       if (!upload.ok) return fail("pdf.upload_token", upload.error, UPLOAD_MESSAGES[upload.error]);
-      return inspect(order, upload.bytes, "pdf.upload_token", config);
+      return inspect(order, upload.bytes, "pdf.upload_token", config, ctx.cache);
     }
   }
 }
@@ -165,7 +192,11 @@ async function inspect(
   bytes: Uint8Array,
   path: string,
   config: CoreConfig,
+  cache?: DocumentCache<ResolvedDocument>,
 ): Promise<DocumentResolution> {
+  const key = `pdf:${order.mailpiece_type}:${createHash("sha256").update(bytes).digest("hex")}`;
+  const cached = config.cacheBytes > 0 ? cache?.get(key) : undefined;
+  if (cached) return { ok: true, document: cached };
   try {
     const info = await inspectPdf(bytes);
     if (info.page_count > config.maxPdfPages) {
@@ -179,7 +210,14 @@ async function inspect(
       const sizeProblem = letterPageProblem(info.pages, path);
       if (sizeProblem) return sizeProblem;
     }
-    return { ok: true, document: { source: "pdf", page_count: info.page_count, pages: info.pages, bytes } };
+    const document: ResolvedDocument = {
+      source: "pdf",
+      page_count: info.page_count,
+      pages: info.pages,
+      bytes,
+    };
+    cache?.set(key, document);
+    return { ok: true, document };
   } catch (error) {
     if (TypesetterError.isInstance(error)) return fail(path, error.code, error.message);
     throw error;
@@ -193,8 +231,7 @@ function decodeBase64(base64: string): Uint8Array {
 
 function safeHost(url: string): string | undefined {
   try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" ? parsed.hostname.toLowerCase() : undefined;
+    return new URL(url).hostname.toLowerCase();
   } catch {
     return undefined;
   }

@@ -110,7 +110,7 @@ export async function readUpload(
   orderId?: string,
 ): Promise<{ ok: true; bytes: Uint8Array; record: UploadRecord } | { ok: false; error: UploadError }> {
   const found = await store.get<UploadRecord>(keyOf(token));
-  if (!found || found.value.state !== "uploaded" || !found.value.blob_key)
+  if (found?.value.state !== "uploaded" || !found.value.blob_key)
     return { ok: false, error: "upload_token_invalid" };
   if (found.value.expires_at <= clock.now() && !found.value.used_by)
     return { ok: false, error: "upload_token_expired" };

@@ -114,6 +114,43 @@ describe("validateOrder", () => {
     });
   });
 
+  it("downloads allowlisted PDFs through the fetcher and maps its refusals to the field", async () => {
+    const pdf = await makePdf(2);
+    const fetched: string[] = [];
+    const ctx = {
+      ...ctxOf(config),
+      fetchDocument: async (url: string) => {
+        fetched.push(url);
+        if (url.includes("big")) throw Object.assign(new Error("over the cap"), { code: "too_large" });
+        if (url.includes("elsewhere"))
+          throw Object.assign(new Error("not listed"), { code: "host_not_allowed" });
+        if (url.includes("down")) throw Object.assign(new Error("503"), { code: "http_status" });
+        return pdf;
+      },
+    };
+    const ok = await validateOrder(
+      letterOrder({ letter: undefined, pdf: "https://files.example.com/a.pdf" }),
+      ctx,
+    );
+    expect(ok.ok && ok.view.document.page_count).toBe(2);
+    const byReference = await validateOrder(
+      letterOrder({
+        letter: undefined,
+        pdf: { download_url: "https://files.example.com/b.pdf", file_id: "f1" },
+      }),
+      ctx,
+    );
+    expect(byReference.ok).toBe(true);
+    expect(fetched).toEqual(["https://files.example.com/a.pdf", "https://files.example.com/b.pdf"]);
+    const codeOf = async (url: string) => {
+      const outcome = await validateOrder(letterOrder({ letter: undefined, pdf: url }), ctx);
+      return outcome.ok ? "ok" : `${outcome.issues[0]!.path}:${outcome.issues[0]!.code}`;
+    };
+    expect(await codeOf("https://files.example.com/big.pdf")).toBe("pdf:pdf_too_large");
+    expect(await codeOf("https://elsewhere.example.com/a.pdf")).toBe("pdf:pdf_host_not_allowed");
+    expect(await codeOf("https://files.example.com/down.pdf")).toBe("pdf:pdf_download_failed");
+  });
+
   it("reports an unknown upload token on its field", async () => {
     const outcome = await validateOrder(
       letterOrder({ letter: undefined, pdf: { upload_token: "tok_nope" } }),

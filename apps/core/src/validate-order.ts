@@ -1,6 +1,5 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
 import { validateOrderRequest } from "@mailpiece/orders";
-import type { CoreConfig } from "./config.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { resolveDocument } from "./documents.ts";
 import type { PartyView } from "./party-view.ts";
@@ -89,7 +88,7 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
     recipient: partyView(order.recipient),
     options: order.options,
     quote: priced.quote,
-    warnings: checked.warnings,
+    warnings: [...checked.warnings, ...(doc.warnings ?? [])],
   };
   return { ok: true, prepared: { order: { ...order, recipient: order.recipient }, document: doc, view } };
 }

@@ -157,6 +157,24 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   };
 
   app.options("/api/machine/**", () => preflight());
+  app.get("/api/machine/forms", (event) => {
+    const q = event.url.searchParams;
+    const query = {
+      ...(q.has("q") ? { q: q.get("q")! } : {}),
+      ...(q.has("limit") ? { limit: q.get("limit")! } : {}),
+      ...(q.has("cursor") ? { cursor: q.get("cursor")! } : {}),
+    };
+    const page = core.listForms(query);
+    if (!page.ok) return withCors(errorResponse(400, "invalid_query", page.message));
+    return withCors(Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor }));
+  });
+  app.get("/api/machine/forms/:slug/schema", (event) => {
+    const slug = decodeURIComponent(event.context.params?.slug ?? "");
+    const schema = core.formSchema(slug);
+    if (!schema)
+      return withCors(errorResponse(404, "not_found", `No workflow form is published under "${slug}".`));
+    return withCors(Response.json(schema));
+  });
   app.post("/api/machine/orders/validate", validate);
   app.post("/api/machine/mpp/orders/validate", validate);
   app.post("/api/machine/orders", create("x402"));

@@ -12,6 +12,7 @@ export type MachineErrorCode =
   | "rate_limited"
   | "payment_rail_unavailable"
   | "preview_link_invalid"
+  | "invalid_query"
   | "invalid_multipart"
   | "internal_error";
 

@@ -187,6 +187,10 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         description: "Paths under /api/machine/mpp/, paid with the Payment HTTP authentication scheme.",
       },
       { name: "Uploads", description: "PDF uploads and previews." },
+      {
+        name: "Forms",
+        description: "Workflow forms that turn structured answers into a signed letter packet.",
+      },
       { name: "Discovery" },
     ],
     paths: {
@@ -206,6 +210,64 @@ export function buildOpenApi(options: OpenApiOptions): Json {
             },
           }
         : {}),
+      "/api/machine/forms": {
+        get: {
+          operationId: "listForms",
+          tags: ["Forms"],
+          summary: "Workflow-form catalogue",
+          parameters: [
+            {
+              name: "q",
+              in: "query",
+              required: false,
+              description: "Search over slug, name and aliases.",
+              schema: { type: "string" },
+            },
+            {
+              name: "limit",
+              in: "query",
+              required: false,
+              schema: { type: "integer", minimum: 1, maximum: 200, default: 50 },
+            },
+            {
+              name: "cursor",
+              in: "query",
+              required: false,
+              description: "next_cursor of the previous page.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "A page of forms, and next_cursor (null on the last page).",
+              content: jsonContent({ type: "object" }),
+            },
+            "400": errorResponse("Invalid query (invalid_query)."),
+          },
+        },
+      },
+      "/api/machine/forms/{slug}/schema": {
+        get: {
+          operationId: "getFormSchema",
+          tags: ["Forms"],
+          summary: "A workflow form's live schema",
+          description:
+            "Fields, visibility dependencies, attachment slots, attachments_max_total_size_mb and checkout_flow. Send the answers as `form: {slug, fields, attachments}` in the order request.",
+          parameters: [
+            {
+              name: "slug",
+              in: "path",
+              required: true,
+              description: "Slug or alias.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            "200": { description: "The schema.", content: jsonContent({ type: "object" }) },
+            "404": errorResponse("Unknown form (not_found)."),
+          },
+        },
+      },
       "/api/machine/uploads": {
         post: {
           operationId: "createUpload",

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
+import { createSafeFetcher } from "@mailpiece/fetch-https";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import {
   createFileBlobStore,
@@ -54,10 +55,19 @@ export async function startServer(
   for (const what of rails.simulated) {
     logger.warn("PAYMENTS ARE SIMULATED", { rail: what });
   }
+  const fetcher =
+    config.pdfDownloadHosts.length > 0
+      ? createSafeFetcher({
+          allowHosts: config.pdfDownloadHosts,
+          maxBytes: 100 * 1024 * 1024,
+          timeoutMs: 30_000,
+        })
+      : undefined;
   const core = createMailpieceCore({
     store,
     blobs,
     rails: rails.rails,
+    ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),

@@ -55,3 +55,61 @@ export function longBody(paragraphs: number): string {
     "This paragraph is long enough to wrap across several lines of a printed letter, so that the typesetter has to measure words, break lines and carry the text over to the next page when the page is full.";
   return Array.from({ length: paragraphs }, (_, i) => `${i + 1}. ${paragraph}`).join("\n\n");
 }
+
+/** A complete, in-scope answer set for the mortgage-servicing-error-packet workflow (spec 2, form 1). */
+export function mortgageFormFields(): Record<string, unknown> {
+  return {
+    relationship_to_loan: "Borrower or co-borrower",
+    loan_type: "Closed-end residential mortgage",
+    request_scope: "Mortgage servicing after closing",
+    foreclosure_sale_scheduled: "No",
+    active_bankruptcy_or_litigation: "No",
+    payment_enclosed: "No",
+    letter_date: "2026-03-09",
+    sender_name: "Jordan Avery Public",
+    sender_address: { line1: "12 Elm Street", city: "Springfield", state: "IL", zip: "62701" },
+    property_address: "12 Elm Street, Springfield, IL 62701",
+    mortgage_account_number: "0012345678",
+    recipient_name: "Acme Mortgage Servicing, Notice of Error Department",
+    recipient_address: { line1: "PO Box 4000", city: "Dallas", state: "TX", zip: "75201", countryCode: "US" },
+    designated_address_source: "Current mortgage statement",
+    designated_address_confirmed: true,
+    primary_issue: "Payment misapplied or credited on the wrong date",
+    error_description:
+      "My February payment of $1,482.10 was received on February 1 but credited on February 20, and a late fee was charged.",
+    relevant_dates: "Payment sent January 28, 2026; received February 1, 2026; credited February 20, 2026.",
+    requested_correction: "Credit the payment as of February 1, 2026 and reverse the late fee of $74.11.",
+    signature: { mode: "typed", text: "Jordan Avery Public" },
+    facts_acknowledged: true,
+    product_limits_acknowledged: true,
+  };
+}
+
+/** A certified order carrying the mortgage form, sent to the servicer's designated address. */
+export function mortgageFormOrder(
+  fields = mortgageFormFields(),
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return letterOrder({
+    letter: undefined,
+    certified: true,
+    sender_name: "Jordan Avery Public",
+    sender_address_manual: {
+      line1: "12 Elm Street",
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
+      countryCode: "US",
+    },
+    recipient_name: "Acme Mortgage Servicing, Notice of Error Department",
+    recipient_address_manual: {
+      line1: "PO Box 4000",
+      city: "Dallas",
+      state: "TX",
+      zip: "75201",
+      countryCode: "US",
+    },
+    form: { slug: "mortgage-servicing-error-packet", fields },
+    ...overrides,
+  });
+}

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Suite } from "../kit.ts";
-import { letterOrder, longBody, makePdf, manualAddress, pdfDataUrl } from "./fixtures.ts";
+import {
+  letterOrder,
+  longBody,
+  makePdf,
+  manualAddress,
+  mortgageFormFields,
+  mortgageFormOrder,
+  pdfDataUrl,
+} from "./fixtures.ts";
 import type { HttpTarget } from "./http-target.ts";
 
 type Json = Record<string, unknown>;
@@ -123,6 +131,13 @@ export const MACHINE_TEST_NAMES = [
   "an unknown upload token is refused on its field",
   "validate returns a signed preview_url that serves the PDF; a tampered link is 403",
   "letter PDFs must be US letter, every page",
+  "the form catalogue searches slug, name and aliases and pages with a cursor",
+  "a form schema is served by slug or alias; unknown forms are 404",
+  "validate with a form generates the packet and counts its pages",
+  "form answers are checked with paths under form.fields",
+  "out-of-scope form answers are refused before any payment",
+  "certified-required forms refuse certified false",
+  "letters render every format: text, markdown, html and rtf",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -754,6 +769,110 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
         mixed.some((i) => i.message.includes("Page 3")),
         "the message names the page",
       );
+    },
+
+    "the form catalogue searches slug, name and aliases and pages with a cursor": async () => {
+      const all = await target.fetch("/api/machine/forms");
+      assert.equal(all.status, 200);
+      const list = (await all.json()) as { forms: Json[]; next_cursor: string | null };
+      const slugs = list.forms.map((f) => f.slug);
+      for (const slug of [
+        "mortgage-servicing-error-packet",
+        "bank-fraud-unauthorized-transfer-dispute",
+        "court-document-mailing-packets",
+      ]) {
+        assert.ok(slugs.includes(slug), `${slug} is listed`);
+      }
+      const byAlias = (await (await target.fetch("/api/machine/forms?q=respa")).json()) as { forms: Json[] };
+      assert.deepEqual(
+        byAlias.forms.map((f) => f.slug),
+        ["mortgage-servicing-error-packet"],
+      );
+      const first = (await (await target.fetch("/api/machine/forms?limit=1")).json()) as {
+        forms: Json[];
+        next_cursor: string;
+      };
+      assert.equal(first.forms.length, 1);
+      assert.ok(first.next_cursor, "a cursor to the next page");
+      const second = (await (
+        await target.fetch(`/api/machine/forms?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`)
+      ).json()) as {
+        forms: Json[];
+      };
+      assert.notEqual(second.forms[0]?.slug, first.forms[0]?.slug);
+      for (const bad of ["limit=0", "limit=201", "limit=abc", "cursor=%00nonsense"]) {
+        assert.equal((await target.fetch(`/api/machine/forms?${bad}`)).status, 400, bad);
+      }
+    },
+
+    "a form schema is served by slug or alias; unknown forms are 404": async () => {
+      const res = await target.fetch("/api/machine/forms/mortgage-notice-of-error/schema");
+      assert.equal(res.status, 200);
+      const schema = (await res.json()) as Json;
+      assert.equal(schema.slug, "mortgage-servicing-error-packet");
+      for (const key of ["fields", "dependencies", "attachments", "attachments_max_total_size_mb"]) {
+        assert.ok(key in schema, `schema has ${key}`);
+      }
+      assert.equal(schema.attachments_max_total_size_mb, 12);
+      assert.equal((await target.fetch("/api/machine/forms/no-such-form/schema")).status, 404);
+    },
+
+    "validate with a form generates the packet and counts its pages": async () => {
+      const view = await validOk(target, mortgageFormOrder());
+      const doc = view.document as Json;
+      assert.equal(doc.source, "form");
+      assert.ok((doc.page_count as number) >= 1);
+      assert.equal((view.recipient as Json).name, "Acme Mortgage Servicing, Notice of Error Department");
+      const mismatch = await validOk(
+        target,
+        mortgageFormOrder(mortgageFormFields(), { recipient_name: "Someone Else" }),
+      );
+      assert.equal((mismatch.recipient as Json).name, "Someone Else", "the top-level envelope wins");
+      assert.ok((mismatch.warnings as Issue[]).some((w) => w.code === "form_recipient_mismatch"));
+    },
+
+    "form answers are checked with paths under form.fields": async () => {
+      const fields = mortgageFormFields();
+      delete fields.error_description;
+      fields.mortgage_account_number = "12";
+      const issues = await issuesOf(target, mortgageFormOrder(fields));
+      hasIssue(issues, "form.fields.error_description", "required");
+      hasIssue(issues, "form.fields.mortgage_account_number", "too_short");
+      const unknown = await issuesOf(
+        target,
+        mortgageFormOrder(mortgageFormFields(), { form: { slug: "nope", fields: {} } }),
+      );
+      hasIssue(unknown, "form.slug", "form_unknown");
+    },
+
+    "out-of-scope form answers are refused before any payment": async () => {
+      const fields = { ...mortgageFormFields(), foreclosure_sale_scheduled: "Yes" };
+      const issues = await issuesOf(target, mortgageFormOrder(fields));
+      assert.ok(
+        issues.some((i) => i.code.includes("foreclosure_sale_scheduled")),
+        `a code naming the answer: ${JSON.stringify(issues)}`,
+      );
+      const create = await post(target, "/api/machine/orders", mortgageFormOrder(fields));
+      assert.equal(create.status, 422, "refused before the 402");
+    },
+
+    "certified-required forms refuse certified false": async () => {
+      const issues = await issuesOf(target, mortgageFormOrder(mortgageFormFields(), { certified: false }));
+      hasIssue(issues, "certified", "certified_required");
+    },
+
+    "letters render every format: text, markdown, html and rtf": async () => {
+      const bodies: Record<string, string> = {
+        text: "Dear Grace,\n\nThank you.",
+        markdown: "# Thank you\n\nDear **Grace**,\n\n- one\n- two",
+        html: "<h1>Thank you</h1><p>Dear <b>Grace</b>,</p><script>alert(1)</script><ul><li>one</li></ul>",
+        rtf: "{\\rtf1\\ansi {\\b Dear Grace,}\\par Thank you.}",
+      };
+      for (const [format, body] of Object.entries(bodies)) {
+        const view = await validOk(target, letterOrder({ letter: { body, format } }));
+        assert.equal((view.document as Json).format, format);
+        assert.equal((view.document as Json).page_count, 1);
+      }
     },
 
     "unknown paths are 404 with a JSON error": async () => {

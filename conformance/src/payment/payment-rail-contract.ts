@@ -1,5 +1,4 @@
 import { strict as assert } from "node:assert";
-import type { Suite } from "../kit.ts";
 import {
   type Charge,
   type PaymentChallenge,
@@ -8,6 +7,7 @@ import {
   type PaymentErrorCode,
   type PaymentRail,
 } from "@mailpiece/ports";
+import type { Suite } from "../kit.ts";
 
 /** One fresh rail with the hooks the suite needs to reach every branch of the contract. */
 export interface PaymentRailContext {

@@ -1,19 +1,34 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import type { Font } from "fontkit";
+import type { InlineStyle } from "./blocks.ts";
 import { createFont } from "./fontkit-adapter.ts";
 
 /** The body fonts a letter may ask for: Tinos is metric-compatible with Times, Arimo with Helvetica/Arial. */
 export type FontFamily = "times" | "helvetica";
 
-/** What a face is used for in a letter. */
-export type FaceRole = "regular" | "bold" | "signature";
+/** What a face is used for in a letter: body text in one of its styles, or the typed signature. */
+export type FaceRole = InlineStyle | "signature";
 
-/** A font face, measured the way pdf-lib draws it: glyph advances from the font's own layout, no kerning. */
+/** A glyph as the PDF draws it: its id in the font, the characters it stands for, its advance in font units. */
+export interface PdfGlyph {
+  readonly id: number;
+  readonly codePoints: readonly number[];
+  readonly advanceWidth: number;
+}
+
+/**
+ * A font face, measured the way it is drawn: one glyph per character from the font's character map, advanced by the
+ * glyph's own width. No shaping: no ligatures and no kerning (Tinos and Arimo apply neither to Latin, Greek and
+ * Cyrillic text by default), so a width is the plain sum of its glyphs' advances.
+ */
 export interface FontFace {
   /** PostScript name, e.g. "Tinos-Regular". */
   readonly name: string;
   /** The TrueType file, embedded as a subset when the PDF is written. */
   readonly bytes: Uint8Array;
+  /** The parsed font, shared read-only by every letter. */
+  readonly font: Font;
   /** Ascender, descender (positive) and cap height as fractions of the font size. */
   readonly ascent: number;
   readonly descent: number;
@@ -22,23 +37,48 @@ export interface FontFace {
   widthOf(text: string, size: number): number;
   /** The distinct characters of `text` this face has no glyph for, in order of appearance. */
   missing(text: string): string[];
+  /** The glyphs that draw `text`, one per character. */
+  glyphs(text: string): PdfGlyph[];
 }
 
 /** The font files Mailpiece embeds (SIL Open Font License), by face. */
-export type FaceFile = "tinos-regular" | "tinos-bold" | "arimo-regular" | "arimo-bold" | "caveat-regular";
+export type FaceFile =
+  | "tinos-regular"
+  | "tinos-bold"
+  | "tinos-italic"
+  | "tinos-bold-italic"
+  | "arimo-regular"
+  | "arimo-bold"
+  | "arimo-italic"
+  | "arimo-bold-italic"
+  | "caveat-regular";
 
 const FILES: Record<FaceFile, string> = {
   "tinos-regular": "@expo-google-fonts/tinos/400Regular/Tinos_400Regular.ttf",
   "tinos-bold": "@expo-google-fonts/tinos/700Bold/Tinos_700Bold.ttf",
+  "tinos-italic": "@expo-google-fonts/tinos/400Regular_Italic/Tinos_400Regular_Italic.ttf",
+  "tinos-bold-italic": "@expo-google-fonts/tinos/700Bold_Italic/Tinos_700Bold_Italic.ttf",
   "arimo-regular": "@expo-google-fonts/arimo/400Regular/Arimo_400Regular.ttf",
   "arimo-bold": "@expo-google-fonts/arimo/700Bold/Arimo_700Bold.ttf",
+  "arimo-italic": "@expo-google-fonts/arimo/400Regular_Italic/Arimo_400Regular_Italic.ttf",
+  "arimo-bold-italic": "@expo-google-fonts/arimo/700Bold_Italic/Arimo_700Bold_Italic.ttf",
   "caveat-regular": "@expo-google-fonts/caveat/400Regular/Caveat_400Regular.ttf",
 };
 
-/** The regular and bold faces of each body family. */
-export const FAMILY_FACES: Record<FontFamily, { regular: FaceFile; bold: FaceFile }> = {
-  times: { regular: "tinos-regular", bold: "tinos-bold" },
-  helvetica: { regular: "arimo-regular", bold: "arimo-bold" },
+/** The faces of each body family, by inline style. */
+export const FAMILY_FACES: Record<FontFamily, Record<InlineStyle, FaceFile>> = {
+  times: {
+    regular: "tinos-regular",
+    bold: "tinos-bold",
+    italic: "tinos-italic",
+    "bold-italic": "tinos-bold-italic",
+  },
+  helvetica: {
+    regular: "arimo-regular",
+    bold: "arimo-bold",
+    italic: "arimo-italic",
+    "bold-italic": "arimo-bold-italic",
+  },
 };
 
 /** Caveat, a handwriting face for typed signatures. */
@@ -46,39 +86,87 @@ export const SIGNATURE_FACE: FaceFile = "caveat-regular";
 
 const resolve = createRequire(import.meta.url).resolve;
 
-/** Reads and parses one face from its font package. */
-export async function loadFace(file: FaceFile): Promise<FontFace> {
-  const bytes = new Uint8Array(await readFile(resolve(FILES[file])));
-  return createFace(bytes);
+/**
+ * Read-only cache of the faces: each font file is read and parsed once per process and then shared by every letter.
+ * A face never changes after it is made; its glyph table fills in lazily from the font, which gives the same glyph
+ * for a character every time.
+ */
+const FACES = new Map<FaceFile, Promise<FontFace>>();
+
+/** The face of one font file, read and parsed on first use and cached for the life of the process. */
+export function loadFace(file: FaceFile): Promise<FontFace> {
+  let face = FACES.get(file);
+  if (face === undefined) {
+    face = readFile(resolve(FILES[file])).then((buffer) => createFace(new Uint8Array(buffer)));
+    face.catch(() => FACES.delete(file));
+    FACES.set(file, face);
+  }
+  return face;
 }
+
+const NOT_FOUND = 0;
 
 export function createFace(bytes: Uint8Array): FontFace {
   const font = createFont(bytes);
   const unitsPerEm = font.unitsPerEm;
-  const widths = new Map<string, number>();
-  const advance = (text: string): number => {
-    let units = widths.get(text);
-    if (units === undefined) {
-      units = 0;
-      for (const glyph of font.layout(text).glyphs) units += glyph.advanceWidth;
-      widths.set(text, units);
+  /** Glyphs by code point, filled in as characters are first asked for: an array for the BMP, a map beyond. */
+  const basic: (PdfGlyph | undefined)[] = new Array(0x10000);
+  const astral = new Map<number, PdfGlyph>();
+  const lookUp = (codePoint: number): PdfGlyph => {
+    const found = font.glyphForCodePoint(codePoint);
+    return Object.freeze({
+      id: found.id,
+      codePoints: Object.freeze([codePoint]),
+      advanceWidth: found.advanceWidth,
+    });
+  };
+  const glyphOf = (codePoint: number): PdfGlyph => {
+    if (codePoint < 0x10000) {
+      let glyph = basic[codePoint];
+      if (glyph === undefined) {
+        glyph = lookUp(codePoint);
+        basic[codePoint] = glyph;
+      }
+      return glyph;
     }
-    return units;
+    let glyph = astral.get(codePoint);
+    if (glyph === undefined) {
+      glyph = lookUp(codePoint);
+      astral.set(codePoint, glyph);
+    }
+    return glyph;
   };
   return {
     name: font.postscriptName,
     bytes,
+    font,
     ascent: font.ascent / unitsPerEm,
     descent: -font.descent / unitsPerEm,
     capHeight: (font.capHeight || font.ascent) / unitsPerEm,
-    widthOf: (text, size) => (advance(text) * size) / unitsPerEm,
+    widthOf: (text, size) => {
+      let units = 0;
+      for (let index = 0; index < text.length; index++) {
+        const code = text.codePointAt(index)!;
+        if (code > 0xffff) index++;
+        units += glyphOf(code).advanceWidth;
+      }
+      return (units * size) / unitsPerEm;
+    },
     missing: (text) => {
       const found: string[] = [];
       for (const char of new Set(text)) {
-        if (char !== " " && char !== "\n" && !font.hasGlyphForCodePoint(char.codePointAt(0)!))
-          found.push(char);
+        if (char !== " " && char !== "\n" && glyphOf(char.codePointAt(0)!).id === NOT_FOUND) found.push(char);
       }
       return found;
+    },
+    glyphs: (text) => {
+      const glyphs: PdfGlyph[] = [];
+      for (let index = 0; index < text.length; index++) {
+        const code = text.codePointAt(index)!;
+        if (code > 0xffff) index++;
+        glyphs.push(glyphOf(code));
+      }
+      return glyphs;
     },
   };
 }

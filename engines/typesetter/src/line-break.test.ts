@@ -1,19 +1,27 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { InlineStyle } from "./blocks.ts";
 import type { FontFace } from "./fonts.ts";
 import { loadFace } from "./fonts.ts";
 import { breakLines } from "./line-break.ts";
 
 let regular: FontFace;
 let bold: FontFace;
+let faces: Record<InlineStyle, FontFace>;
 const SIZE = 12;
 
 beforeAll(async () => {
   regular = await loadFace("tinos-regular");
   bold = await loadFace("tinos-bold");
+  faces = {
+    regular,
+    bold,
+    italic: await loadFace("tinos-italic"),
+    "bold-italic": await loadFace("tinos-bold-italic"),
+  };
 });
 
 function lines(text: string, measure: number): string[] {
-  return breakLines([{ text, style: "regular" }], { regular, bold }, SIZE, measure).map((line) =>
+  return breakLines([{ text, style: "regular" }], faces, SIZE, measure).map((line) =>
     line.segments.map((segment) => segment.text).join(""),
   );
 }
@@ -80,7 +88,7 @@ describe("breakLines", () => {
         { text: " and", style: "regular" },
         { text: " plain", style: "regular" },
       ],
-      { regular, bold },
+      faces,
       SIZE,
       500,
     );
@@ -94,5 +102,33 @@ describe("breakLines", () => {
       regular.widthOf("plain ", SIZE) + bold.widthOf("strong", SIZE) + regular.widthOf(" and plain", SIZE),
       6,
     );
+  });
+
+  it("ends a line at a forced break, keeps an empty line for two in a row and adds nothing for a final one", () => {
+    expect(lines("one\ntwo\n\nthree\n", 400)).toEqual(["one", "two", "", "three"]);
+    expect(lines("\n", 400)).toEqual([""]);
+  });
+
+  it("keeps leading spaces after a forced break, like an indent", () => {
+    expect(lines("code\n    indented", 400)).toEqual(["code", "    indented"]);
+  });
+
+  it("breaks across runs of different styles at forced breaks", () => {
+    const result = breakLines(
+      [
+        { text: "a\nb", style: "italic" },
+        { text: "c", style: "bold-italic" },
+      ],
+      faces,
+      SIZE,
+      400,
+    );
+    expect(result.map((line) => line.segments.map((segment) => [segment.style, segment.text]))).toEqual([
+      [["italic", "a"]],
+      [
+        ["italic", "b"],
+        ["bold-italic", "c"],
+      ],
+    ]);
   });
 });

@@ -19,7 +19,9 @@ const EPSILON = 1e-6;
  * Breaks a paragraph into lines no wider than `measure` points. Lines break at spaces; the spaces at a break are
  * dropped; leading spaces of the paragraph (an indent) are kept. A word wider than the measure is broken between
  * grapheme clusters, never inside one, and never fewer than one cluster per line. Widths are the sums of glyph
- * advances, exactly as the PDF draws them. An empty paragraph gives one empty line.
+ * advances, exactly as the PDF draws them. A "\n" in a run is a forced break: the line ends there (two in a row leave an
+ * empty line), and leading spaces after it are kept like an indent; a break at the very end adds nothing. An empty
+ * paragraph gives one empty line.
  */
 export function breakLines(
   runs: readonly Run[],
@@ -56,50 +58,57 @@ export function breakLines(
 
   for (const run of runs) {
     const face = faces[run.style];
-    for (const text of run.text.split(/( +)/)) {
-      if (text === "") continue;
-      const width = face.widthOf(text, size);
-      if (text.startsWith(" ")) {
-        if (!hasWord && started) continue;
-        pending.push({ text, style: run.style, width });
-        pendingWidth += width;
-        continue;
+    const parts = run.text.split("\n");
+    for (let part = 0; part < parts.length; part++) {
+      if (part > 0) {
+        flush();
+        started = false;
       }
-      if (lineWidth + pendingWidth + width <= measure + EPSILON) {
-        commitPending();
-        push({ text, style: run.style, width });
-        hasWord = started = true;
-        continue;
-      }
-      if (hasWord) flush();
-      if (pendingWidth + width <= measure + EPSILON) {
-        commitPending();
-        push({ text, style: run.style, width });
-        hasWord = started = true;
-        continue;
-      }
-      if (pendingWidth * 2 >= measure) {
-        pending = [];
-        pendingWidth = 0;
-      }
-      segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
-      let chunk = "";
-      let chunkWidth = 0;
-      for (const { segment } of segmenter.segment(text)) {
-        const clusterWidth = face.widthOf(segment, size);
-        if (chunk !== "" && lineWidth + pendingWidth + chunkWidth + clusterWidth > measure + EPSILON) {
-          commitPending();
-          push({ text: chunk, style: run.style, width: chunkWidth });
-          flush();
-          chunk = "";
-          chunkWidth = 0;
+      for (const text of parts[part]!.split(/( +)/)) {
+        if (text === "") continue;
+        const width = face.widthOf(text, size);
+        if (text.startsWith(" ")) {
+          if (!hasWord && started) continue;
+          pending.push({ text, style: run.style, width });
+          pendingWidth += width;
+          continue;
         }
-        chunk += segment;
-        chunkWidth += clusterWidth;
+        if (lineWidth + pendingWidth + width <= measure + EPSILON) {
+          commitPending();
+          push({ text, style: run.style, width });
+          hasWord = started = true;
+          continue;
+        }
+        if (hasWord) flush();
+        if (pendingWidth + width <= measure + EPSILON) {
+          commitPending();
+          push({ text, style: run.style, width });
+          hasWord = started = true;
+          continue;
+        }
+        if (pendingWidth * 2 >= measure) {
+          pending = [];
+          pendingWidth = 0;
+        }
+        segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+        let chunk = "";
+        let chunkWidth = 0;
+        for (const { segment } of segmenter.segment(text)) {
+          const clusterWidth = face.widthOf(segment, size);
+          if (chunk !== "" && lineWidth + pendingWidth + chunkWidth + clusterWidth > measure + EPSILON) {
+            commitPending();
+            push({ text: chunk, style: run.style, width: chunkWidth });
+            flush();
+            chunk = "";
+            chunkWidth = 0;
+          }
+          chunk += segment;
+          chunkWidth += clusterWidth;
+        }
+        commitPending();
+        push({ text: chunk, style: run.style, width: chunkWidth });
+        hasWord = started = true;
       }
-      commitPending();
-      push({ text: chunk, style: run.style, width: chunkWidth });
-      hasWord = started = true;
     }
   }
   if (line.length > 0 || lines.length === 0) flush();

@@ -78,4 +78,67 @@ describe("paginate", () => {
     ];
     expect(names(paginate(flow, frames))).toEqual([["b0"], ["huge"], ["c0"]]);
   });
+
+  it("drops collapsible space at the top of a page and where it does not fit at the bottom", () => {
+    const gap = (name: string): Named => ({ name, height: 5, keepWithPrevious: false, collapsible: true });
+    const flow: Named[] = [
+      gap("top"),
+      ...boxes(4),
+      gap("fits"),
+      ...boxes(5, 10, "c"),
+      gap("middle"),
+      ...boxes(1, 10, "d"),
+    ];
+    // Page 1 holds 50 pt: four boxes and the first gap (45 pt); the next box does not fit.
+    expect(names(paginate(flow, frames))).toEqual([
+      ["b0", "b1", "b2", "b3", "fits"],
+      ["c0", "c1", "c2", "c3", "c4", "middle", "d0"],
+    ]);
+    const full: Named[] = [...boxes(5), gap("dropped"), ...boxes(1, 10, "c")];
+    expect(names(paginate(full, frames))).toEqual([["b0", "b1", "b2", "b3", "b4"], ["c0"]]);
+  });
+
+  it("does not start a moved chain with collapsible space", () => {
+    const flow: Named[] = [
+      ...boxes(4),
+      { name: "gap", height: 5, keepWithPrevious: false, collapsible: true },
+      { name: "heading", height: 10, keepWithPrevious: false },
+      { name: "after-heading", height: 10, keepWithPrevious: true },
+    ];
+    expect(names(paginate(flow, frames))).toEqual([
+      ["b0", "b1", "b2", "b3", "gap"],
+      ["heading", "after-heading"],
+    ]);
+  });
+
+  it("moves a kept chain across collapsible space inside it", () => {
+    const flow: Named[] = [
+      ...boxes(3),
+      { name: "heading", height: 10, keepWithPrevious: false },
+      { name: "gap", height: 5, keepWithPrevious: true, collapsible: true },
+      { name: "line", height: 10, keepWithPrevious: true },
+    ];
+    expect(names(paginate(flow, frames))).toEqual([
+      ["b0", "b1", "b2"],
+      ["heading", "gap", "line"],
+    ]);
+  });
+
+  it("sets a box's header on top of a page that box starts, and nowhere else", () => {
+    const header: Named = { name: "header", height: 10, keepWithPrevious: false };
+    const row = (index: number): Named & { header?: Named[] } => ({
+      name: `row${index}`,
+      height: 10,
+      keepWithPrevious: index === 0,
+      header: [header],
+    });
+    const flow = [header, ...Array.from({ length: 12 }, (_, index) => row(index))];
+    const pages = paginate(flow, frames, { headerOf: (box: Named & { header?: Named[] }) => box.header });
+    expect(names(pages)).toEqual([
+      ["header", "row0", "row1", "row2", "row3"],
+      ["header", "row4", "row5", "row6", "row7", "row8", "row9", "row10", "row11"],
+    ]);
+    expect(pages[1]![0]!.top).toBe(0);
+    expect(pages[1]![1]!.top).toBe(10);
+  });
 });

@@ -3,28 +3,28 @@ import { normalizeText } from "./normalize-text.ts";
 import { parseText } from "./parse-text.ts";
 
 describe("parseText", () => {
-  it("makes every line a paragraph and keeps blank lines", () => {
+  it("makes every line a line block and keeps blank lines", () => {
     expect(parseText("Dear Ann,\n\nThank you.\nBest,")).toEqual([
-      { kind: "paragraph", runs: [{ text: "Dear Ann,", style: "regular" }] },
+      { kind: "line", runs: [{ text: "Dear Ann,", style: "regular" }] },
       { kind: "blank" },
-      { kind: "paragraph", runs: [{ text: "Thank you.", style: "regular" }] },
-      { kind: "paragraph", runs: [{ text: "Best,", style: "regular" }] },
+      { kind: "line", runs: [{ text: "Thank you.", style: "regular" }] },
+      { kind: "line", runs: [{ text: "Best,", style: "regular" }] },
     ]);
   });
 
   it("keeps several blank lines in a row and leading blank lines", () => {
     expect(parseText("\nA\n\n\nB").map((block) => block.kind)).toEqual([
       "blank",
-      "paragraph",
+      "line",
       "blank",
       "blank",
-      "paragraph",
+      "line",
     ]);
   });
 
   it("drops trailing blank lines and trailing spaces, keeps indentation", () => {
     expect(parseText("  indented   \n\n \n")).toEqual([
-      { kind: "paragraph", runs: [{ text: "  indented", style: "regular" }] },
+      { kind: "line", runs: [{ text: "  indented", style: "regular" }] },
     ]);
   });
 

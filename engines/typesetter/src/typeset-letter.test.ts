@@ -1,89 +1,28 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { TypesetterError } from "./errors.ts";
 import { inspectPdf } from "./inspect-pdf.ts";
+import type { Word } from "./pdf-probe.ts";
+import {
+  fontNames,
+  images,
+  pdfinfoPages,
+  pdfText,
+  probeDir,
+  removeProbeFiles,
+  run,
+  save,
+  textLines,
+  words,
+} from "./pdf-probe.ts";
 import type { LetterInput } from "./typeset-letter.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "mailpiece-typesetter-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let fileCount = 0;
-
-function save(pdf: Uint8Array): string {
-  const path = join(dir, `letter-${fileCount++}.pdf`);
-  writeFileSync(path, pdf);
-  return path;
-}
-
-function run(tool: string, args: string[]): string {
-  return execFileSync(tool, args, { encoding: "utf8" });
-}
-
-function pdfText(pdf: Uint8Array, page?: number, raw = false): string {
-  const pages = page === undefined ? [] : ["-f", String(page), "-l", String(page)];
-  return run("pdftotext", ["-enc", "UTF-8", ...(raw ? ["-raw"] : []), ...pages, save(pdf), "-"]);
-}
-
-function textLines(pdf: Uint8Array, page?: number): string[] {
-  return pdfText(pdf, page)
-    .split("\n")
-    .map((line) => line.replace(/\f/g, "").trim())
-    .filter((line) => line !== "");
-}
-
-interface Word {
-  page: number;
-  text: string;
-  xMin: number;
-  yMin: number;
-  xMax: number;
-  yMax: number;
-}
-
-/** Words with their boxes from `pdftotext -bbox`: points, y measured down from the top of the page. */
-function words(pdf: Uint8Array): Word[] {
-  const html = run("pdftotext", ["-bbox", save(pdf), "-"]);
-  const found: Word[] = [];
-  let page = 0;
-  for (const line of html.split("\n")) {
-    if (line.includes("<page ")) page++;
-    const match = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/.exec(
-      line,
-    );
-    if (match) {
-      found.push({
-        page,
-        xMin: Number(match[1]),
-        yMin: Number(match[2]),
-        xMax: Number(match[3]),
-        yMax: Number(match[4]),
-        text: match[5]!
-          .replace(/&amp;/g, "&")
-          .replace(/&lt;/g, "<")
-          .replace(/&gt;/g, ">")
-          .replace(/&quot;/g, '"'),
-      });
-    }
-  }
-  return found;
-}
-
-function pdfinfoPages(pdf: Uint8Array): number {
-  return Number(/Pages:\s+(\d+)/.exec(run("pdfinfo", [save(pdf)]))?.[1]);
-}
-
-function fontNames(pdf: Uint8Array): string[] {
-  return run("pdffonts", [save(pdf)])
-    .split("\n")
-    .slice(2)
-    .map((line) => line.split(/\s+/)[0] ?? "")
-    .filter((name) => name !== "");
-}
+afterAll(removeProbeFiles);
 
 async function refusal(promise: Promise<unknown>): Promise<TypesetterError> {
   try {
@@ -121,17 +60,6 @@ function pngDataUrl(width: number, height: number): string {
     chunk("IEND", Buffer.alloc(0)),
   ]);
   return `data:image/png;base64,${png.toString("base64")}`;
-}
-
-function images(pdf: Uint8Array): { width: number; height: number; type: string }[] {
-  return run("pdfimages", ["-list", save(pdf)])
-    .split("\n")
-    .slice(2)
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const columns = line.trim().split(/\s+/);
-      return { type: columns[2] ?? "", width: Number(columns[3]), height: Number(columns[4]) };
-    });
 }
 
 const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
@@ -369,6 +297,67 @@ describe("addresses", () => {
   });
 });
 
+describe("address placement", () => {
+  const separate: LetterInput["render"] = { ...RENDER, address_placement: "separate_page" };
+
+  it("puts the addresses alone on page 1 and starts the body at the top margin of page 2", async () => {
+    const result = await typesetLetter(
+      letter("Dear Ann,\n\nThank you.", {
+        sender: SENDER,
+        recipient: RECIPIENT,
+        render: separate,
+        title: "Notice",
+      }),
+    );
+    expect(result.page_count).toBe(2);
+    expect(pdfinfoPages(result.pdf)).toBe(2);
+    expect(textLines(result.pdf, 1)).toEqual([...SENDER.lines, ...RECIPIENT.lines]);
+    expect(textLines(result.pdf, 2)).toEqual(["Notice", "Dear Ann,", "Thank you."]);
+    const title = words(result.pdf).find((word) => word.text === "Notice")!;
+    expect(title.page).toBe(2);
+    expect(title.yMin).toBeGreaterThanOrEqual(72 - 0.01);
+    expect(title.yMin).toBeLessThan(72 + 4);
+    const recipient = words(result.pdf).find((word) => word.text === "Zoë")!;
+    expect(recipient).toMatchObject({ page: 1 });
+    expect(recipient.yMin).toBeGreaterThanOrEqual(2.042 * 72 - 0.01);
+  });
+
+  it("counts the address page and gives the body full pages", async () => {
+    // Page 1 of a window letter holds 33 lines at 12 pt; a full page holds 45.
+    const window = await typesetLetter(letter(numberedLines(45)));
+    const separated = await typesetLetter(letter(numberedLines(45), { render: separate }));
+    expect(window.page_count).toBe(2);
+    expect(separated.page_count).toBe(2);
+    expect(textLines(separated.pdf, 2)).toEqual(numberedLines(45).split("\n"));
+    const more = await typesetLetter(letter(numberedLines(46), { render: separate }));
+    expect(more.page_count).toBe(3);
+    expect(pdfinfoPages(more.pdf)).toBe(3);
+    expect(textLines(more.pdf, 3)).toEqual(["Line 46"]);
+  });
+
+  it("keeps the address page when no address is given, so the page count does not depend on them", async () => {
+    const bare = await typesetLetter(letter("Hello", { render: separate }));
+    const addressed = await typesetLetter(letter("Hello", { render: separate, recipient: RECIPIENT }));
+    expect(bare.page_count).toBe(2);
+    expect(addressed.page_count).toBe(2);
+    expect(textLines(bare.pdf, 1)).toEqual([]);
+  });
+
+  it("prints the watermark on the address page too", async () => {
+    const result = await typesetLetter(letter("Hello", { render: separate, watermark: "TEST MODE" }));
+    expect(pdfText(result.pdf, 1, true).replace(/\s/g, "")).toBe("TESTMODE");
+  });
+
+  it("is the window placement when not given", async () => {
+    const implicit = await typesetLetter(letter("Hello", { recipient: RECIPIENT }));
+    const explicit = await typesetLetter(
+      letter("Hello", { recipient: RECIPIENT, render: { ...RENDER, address_placement: "window" } }),
+    );
+    expect(Buffer.from(implicit.pdf).equals(Buffer.from(explicit.pdf))).toBe(true);
+    expect(implicit.page_count).toBe(1);
+  });
+});
+
 describe("signatures", () => {
   it("sets a typed signature in Caveat after the body", async () => {
     const result = await typesetLetter(
@@ -415,7 +404,7 @@ describe("signatures", () => {
 
   it("embeds a drawn JPEG signature", async () => {
     const source = await typesetLetter(letter("Jane"));
-    const prefix = join(dir, "signature");
+    const prefix = join(probeDir(), "signature");
     execFileSync("pdftoppm", ["-jpeg", "-r", "10", "-singlefile", save(source.pdf), prefix]);
     const jpeg = readFileSync(`${prefix}.jpg`);
     const dataUrl = `data:image/jpeg;base64,${jpeg.toString("base64")}`;
@@ -482,10 +471,17 @@ describe("determinism", () => {
 });
 
 describe("formats and input", () => {
-  it.each(["markdown", "html", "rtf", "docx"])("refuses the %s format for now", async (format) => {
+  it.each(["docx", "pdf", "TEXT", ""])("refuses %j, which is not a letter format", async (format) => {
     const error = await refusal(typesetLetter({ ...letter("# Hi"), format: format as "text" }));
     expect(error.code).toBe("format_unsupported");
     expect(error.field).toBe("format");
+  });
+
+  it("refuses an address placement it does not know", async () => {
+    const render = { ...RENDER, address_placement: "back" } as unknown as LetterInput["render"];
+    const error = await refusal(typesetLetter(letter("Hi", { render })));
+    expect(error.code).toBe("invalid_letter_input");
+    expect(error.field).toBe("render");
   });
 
   it("refuses a body that is not text", async () => {

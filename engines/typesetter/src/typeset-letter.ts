@@ -1,12 +1,14 @@
 import { addressLines } from "./address-block.ts";
-import type { Block } from "./blocks.ts";
+import type { Block, InlineStyle } from "./blocks.ts";
+import { emboldened } from "./blocks.ts";
 import { TypesetterError } from "./errors.ts";
 import type { FaceRole, FontFace } from "./fonts.ts";
 import { FAMILY_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
-import type { LayoutInput } from "./layout.ts";
+import type { AddressPlacement, LayoutInput } from "./layout.ts";
 import { layoutLetter } from "./layout.ts";
 import { normalizeText } from "./normalize-text.ts";
-import { parseLetterBody } from "./parse.ts";
+import type { LetterFormat } from "./parse.ts";
+import { LETTER_FORMATS, parseLetterBody } from "./parse.ts";
 import { renderPdf } from "./render-pdf.ts";
 import type { SignatureImage } from "./signature-image.ts";
 import { readSignatureImage } from "./signature-image.ts";
@@ -19,15 +21,29 @@ export interface AddressBlock {
 export interface LetterInput {
   body: string;
   title?: string;
-  /** Only "text" is typeset today; other formats are refused with `format_unsupported`. */
-  format: "text";
+  /** How the body is written: plain text (lines kept as written), markdown, HTML or RTF. */
+  format: LetterFormat;
   /** typed: set in Caveat, a handwriting face; drawn: a PNG or JPEG data URL, embedded. */
   signature?: { mode: "typed"; text: string } | { mode: "drawn"; dataUrl: string };
-  render: { font: "times" | "helvetica"; font_size: number; margin_in: number; paper: "letter" };
+  render: RenderOptions;
   sender?: AddressBlock;
   recipient?: AddressBlock;
   /** e.g. "TEST MODE": set diagonally in light grey on every page. */
   watermark?: string;
+}
+
+export interface RenderOptions {
+  font: "times" | "helvetica";
+  /** Body size in points, 9 to 14. */
+  font_size: number;
+  /** Left, right, top and bottom margin in inches, 0.5 to 1.5. */
+  margin_in: number;
+  paper: "letter";
+  /**
+   * "window" (default): the addresses print in the envelope windows of page 1, above the body. "separate_page": they
+   * print alone on page 1 (counted in `page_count`) and the body starts at the top of page 2.
+   */
+  address_placement?: AddressPlacement;
 }
 
 /** The ranges the order request allows (spec: font_size 9 to 14, margin_in 0.5 to 1.5). */
@@ -36,7 +52,8 @@ export const MARGIN_RANGE_IN = { min: 0.5, max: 1.5 } as const;
 
 /**
  * Typesets a letter as a print-ready PDF on US letter paper for a #10 double-window envelope, and counts its pages.
- * The same input always gives byte-identical PDF bytes.
+ * The body is plain text, markdown, HTML or RTF (`format`); every format goes to the same layout, paginated so that
+ * no line and no table row is cut. The same input always gives byte-identical PDF bytes.
  *
  * Characters: text is set in Tinos (times) or Arimo (helvetica), which cover the Latin, Greek and Cyrillic
  * scripts. Right-to-left scripts (Hebrew, Arabic) are refused with `character_unsupported` until lines are reordered
@@ -44,22 +61,27 @@ export const MARGIN_RANGE_IN = { min: 0.5, max: 1.5 } as const;
  * the body face instead. Characters the chosen face cannot print at all are refused with `character_unsupported`
  * on the field that holds them, never dropped silently.
  *
- * Throws TypesetterError: `format_unsupported`, `invalid_letter_input`, `address_too_long_for_window`,
- * `character_unsupported`, `image_unreadable`.
+ * Throws TypesetterError: `format_unsupported`, `invalid_letter_input` (also for an RTF body that is not RTF),
+ * `address_too_long_for_window`, `character_unsupported`, `image_unreadable`.
  */
 export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Array; page_count: number }> {
   checkInput(input);
   const blocks = parseLetterBody(input.format, input.body);
   const family = FAMILY_FACES[input.render.font];
-  const regular = await loadFace(family.regular);
-  const bold = await loadFace(family.bold);
+  const [regular, bold, italic, boldItalic] = await Promise.all([
+    loadFace(family.regular),
+    loadFace(family.bold),
+    loadFace(family.italic),
+    loadFace(family["bold-italic"]),
+  ]);
+  const bodyFaces: Record<InlineStyle, FontFace> = { regular, bold, italic, "bold-italic": boldItalic };
 
   const title = input.title === undefined ? undefined : normalizeText(input.title).replace(/\n/g, " ").trim();
   const watermark =
     input.watermark === undefined ? undefined : normalizeText(input.watermark).replace(/\n/g, " ").trim();
   const sender = input.sender === undefined ? undefined : addressLines(input.sender.lines);
   const recipient = input.recipient === undefined ? undefined : addressLines(input.recipient.lines);
-  requirePrintable(regular, blocksText(blocks), "body");
+  for (const [style, text] of bodyText(blocks)) requirePrintable(bodyFaces[style], text, "body");
   if (title) requirePrintable(bold, title, "title");
   if (watermark) requirePrintable(bold, watermark, "watermark");
   if (sender) requirePrintable(regular, sender.join(" "), "sender");
@@ -81,7 +103,7 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
     signature = { kind: "drawn", width: image.width, height: image.height };
   }
 
-  const faces: Record<FaceRole, FontFace> = { regular, bold, signature: signatureFace };
+  const faces: Record<FaceRole, FontFace> = { ...bodyFaces, signature: signatureFace };
   const layout = layoutLetter(
     {
       blocks,
@@ -92,6 +114,7 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
       ...(watermark ? { watermark } : {}),
       font_size: input.render.font_size,
       margin_in: input.render.margin_in,
+      address_placement: input.render.address_placement ?? "window",
     },
     faces,
   );
@@ -99,10 +122,33 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   return { pdf, page_count: layout.pages.length };
 }
 
-function blocksText(blocks: readonly Block[]): string {
-  return blocks
-    .flatMap((block) => (block.kind === "paragraph" ? block.runs.map((run) => run.text) : []))
-    .join(" ");
+/** The text of the body by the style it prints in (headings and table header rows print in bold). */
+function bodyText(blocks: readonly Block[]): Map<InlineStyle, string> {
+  const texts = new Map<InlineStyle, string[]>();
+  const add = (text: string, style: InlineStyle): void => {
+    const list = texts.get(style) ?? [];
+    list.push(text);
+    texts.set(style, list);
+  };
+  const visit = (list: readonly Block[]): void => {
+    for (const block of list) {
+      if (block.kind === "line" || block.kind === "paragraph")
+        for (const run of block.runs) add(run.text, run.style);
+      else if (block.kind === "heading") for (const run of block.runs) add(run.text, emboldened(run.style));
+      else if (block.kind === "list") for (const item of block.items) visit(item);
+      else if (block.kind === "quote") visit(block.blocks);
+      else if (block.kind === "table") {
+        block.rows.forEach((row, index) => {
+          for (const cell of row.cells) {
+            for (const run of cell)
+              add(run.text, index < block.headerRows ? emboldened(run.style) : run.style);
+          }
+        });
+      }
+    }
+  };
+  visit(blocks);
+  return new Map([...texts].map(([style, list]) => [style, list.join(" ")]));
 }
 
 /** Scripts written right to left. Their glyphs exist in Tinos and Arimo, but lines are not reordered for them yet. */
@@ -136,7 +182,11 @@ function requirePrintable(face: FontFace, text: string, field: string): void {
 function checkInput(input: LetterInput): void {
   if (typeof input !== "object" || input === null) invalid("", "The letter input must be an object.");
   if (typeof input.format !== "string") {
-    throw new TypesetterError("format_unsupported", 'The letter format must be "text".', { field: "format" });
+    throw new TypesetterError(
+      "format_unsupported",
+      `The letter format must be one of ${LETTER_FORMATS.map((format) => `"${format}"`).join(", ")}.`,
+      { field: "format" },
+    );
   }
   if (typeof input.body !== "string") invalid("body", "The letter body must be a string.");
   if (input.title !== undefined && typeof input.title !== "string")
@@ -154,6 +204,13 @@ function checkInput(input: LetterInput): void {
   }
   if (!inRange(render.margin_in, MARGIN_RANGE_IN)) {
     invalid("render", `render.margin_in must be from ${MARGIN_RANGE_IN.min} to ${MARGIN_RANGE_IN.max}.`);
+  }
+  if (
+    render.address_placement !== undefined &&
+    render.address_placement !== "window" &&
+    render.address_placement !== "separate_page"
+  ) {
+    invalid("render", 'render.address_placement must be "window" or "separate_page".');
   }
   const signature = input.signature as { mode?: unknown; text?: unknown; dataUrl?: unknown } | undefined;
   if (signature !== undefined) {

@@ -1,0 +1,75 @@
+import { connect, type TLSSocket } from "node:tls";
+import type { DocumentTarget } from "./document-url.ts";
+import { FetchError } from "./errors.ts";
+import type { ResolvedAddress } from "./resolve-addresses.ts";
+
+/**
+ * Opens a verified TLS connection to one of `addresses`, tried in order; nothing else is resolved or dialled. The
+ * socket goes to the IP address itself while SNI and certificate verification use the host name of the URL (no SNI
+ * for IP-literal hosts). Certificates are always verified, whatever the environment says. `ca`, when given,
+ * replaces the trusted roots. When no address gives a verified connection: `connection_failed` with the last cause.
+ */
+export async function connectTls(
+  addresses: readonly ResolvedAddress[],
+  target: DocumentTarget,
+  ca: readonly (string | Buffer)[] | undefined,
+  signal: AbortSignal,
+): Promise<TLSSocket> {
+  let lastError: unknown;
+  for (const address of addresses) {
+    try {
+      return await connectOnce(address, target, ca, signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      lastError = error;
+    }
+  }
+  const reason = lastError instanceof Error ? `: ${lastError.message}` : "";
+  throw new FetchError("connection_failed", `could not connect to ${target.hostname}${reason}`, {
+    url: target.url.href,
+    cause: lastError,
+  });
+}
+
+function connectOnce(
+  address: ResolvedAddress,
+  target: DocumentTarget,
+  ca: readonly (string | Buffer)[] | undefined,
+  signal: AbortSignal,
+): Promise<TLSSocket> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<TLSSocket>((resolve, reject) => {
+    const socket = connect({
+      host: address.address,
+      port: target.port,
+      ...(target.ipLiteral ? {} : { servername: target.hostname }),
+      ...(ca === undefined ? {} : { ca: [...ca] }),
+      rejectUnauthorized: true,
+      ALPNProtocols: ["http/1.1"],
+    });
+    const cleanup = () => {
+      socket.off("secureConnect", onConnect);
+      socket.off("error", onError);
+      signal.removeEventListener("abort", onAbort);
+    };
+    const onConnect = () => {
+      cleanup();
+      // The HTTP exchange attaches its own error handling; this keeps a late error from going unhandled meanwhile.
+      socket.on("error", () => {});
+      resolve(socket);
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      socket.destroy();
+      reject(error);
+    };
+    const onAbort = () => {
+      cleanup();
+      socket.destroy();
+      reject(signal.reason);
+    };
+    socket.once("secureConnect", onConnect);
+    socket.once("error", onError);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

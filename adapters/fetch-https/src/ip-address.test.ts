@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { type AddressKind, classifyAddress, isPublicAddress } from "./ip-address.ts";
+
+const cases: readonly [string, AddressKind][] = [
+  ["8.8.8.8", "public"],
+  ["1.1.1.1", "public"],
+  ["100.63.255.255", "public"],
+  ["100.128.0.0", "public"],
+  ["172.15.255.255", "public"],
+  ["172.32.0.0", "public"],
+  ["192.169.0.1", "public"],
+  ["223.255.255.255", "public"],
+  ["0.0.0.0", "unspecified"],
+  ["0.1.2.3", "this_network"],
+  ["10.0.0.0", "private"],
+  ["10.255.255.255", "private"],
+  ["100.64.0.0", "shared"],
+  ["100.127.255.255", "shared"],
+  ["127.0.0.1", "loopback"],
+  ["127.255.255.254", "loopback"],
+  ["169.254.169.254", "link_local"],
+  ["172.16.0.0", "private"],
+  ["172.31.255.255", "private"],
+  ["192.0.0.8", "reserved"],
+  ["192.0.2.1", "documentation"],
+  ["192.88.99.1", "reserved"],
+  ["192.168.0.1", "private"],
+  ["198.18.0.1", "benchmarking"],
+  ["198.19.255.255", "benchmarking"],
+  ["198.51.100.1", "documentation"],
+  ["203.0.113.1", "documentation"],
+  ["224.0.0.1", "multicast"],
+  ["239.255.255.250", "multicast"],
+  ["240.0.0.1", "reserved"],
+  ["255.255.255.255", "broadcast"],
+  ["2606:4700:4700::1111", "public"],
+  ["2a00:1450:4001:80b::200e", "public"],
+  ["::", "unspecified"],
+  ["::1", "loopback"],
+  ["0:0:0:0:0:0:0:1", "loopback"],
+  ["::ffff:8.8.8.8", "public"],
+  ["::ffff:127.0.0.1", "loopback"],
+  ["::ffff:7f00:1", "loopback"],
+  ["::ffff:10.0.0.1", "private"],
+  ["::ffff:169.254.169.254", "link_local"],
+  ["::ffff:0.0.0.0", "unspecified"],
+  ["64:ff9b::8.8.8.8", "public"],
+  ["64:ff9b::c0a8:101", "private"],
+  ["64:ff9b:1::1", "reserved"],
+  ["::127.0.0.1", "reserved"],
+  ["::ffff:0:7f00:1", "reserved"],
+  ["100::1", "reserved"],
+  ["2001::1", "reserved"],
+  ["2001:db8::1", "documentation"],
+  ["2002:7f00:1::1", "reserved"],
+  ["3fff::1", "documentation"],
+  ["fc00::1", "unique_local"],
+  ["fd12:3456::1", "unique_local"],
+  ["fe80::1", "link_local"],
+  ["febf:ffff::1", "link_local"],
+  ["fec0::1", "reserved"],
+  ["ff02::1", "multicast"],
+  ["5f00::1", "reserved"],
+  ["4000::1", "reserved"],
+  ["fe80::1%eth0", "invalid"],
+  ["localhost", "invalid"],
+  ["127.1", "invalid"],
+  ["", "invalid"],
+];
+
+describe("classifyAddress", () => {
+  for (const [address, kind] of cases) {
+    it(`${address || "(empty)"} is ${kind}`, () => {
+      expect(classifyAddress(address)).toBe(kind);
+      expect(isPublicAddress(address)).toBe(kind === "public");
+    });
+  }
+});

@@ -1,0 +1,124 @@
+import { request } from "node:http";
+import type { TLSSocket } from "node:tls";
+import type { DocumentTarget } from "./document-url.ts";
+import { FetchError } from "./errors.ts";
+
+/** The headers of every request: no cookies, no authorization, nothing from the caller. */
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  accept: "application/pdf",
+  "accept-encoding": "identity",
+  "user-agent": "Mailpiece-Fetch/0.1",
+  connection: "close",
+};
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** What one hop answered: a document, or where to go next. */
+export type HopOutcome =
+  | { kind: "document"; bytes: Uint8Array; contentType: string | null }
+  | { kind: "redirect"; location: string };
+
+/**
+ * Sends one `GET` over an established TLS socket and reads the answer. 301, 302, 303, 307 and 308 with a
+ * `Location` are redirects; any other non-2xx is `http_status`. A 2xx body is refused with `too_large` when its
+ * `Content-Length` exceeds `maxBytes`, and otherwise streamed and cut off (connection closed) as soon as it passes
+ * `maxBytes`. A body that ends early is `connection_failed`. The socket is always closed when the hop is over.
+ */
+export function requestDocument(
+  socket: TLSSocket,
+  target: DocumentTarget,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<HopOutcome> {
+  if (signal.aborted) {
+    socket.destroy();
+    return Promise.reject(signal.reason);
+  }
+  const url = target.url.href;
+  return new Promise<HopOutcome>((resolve, reject) => {
+    let settled = false;
+    let answered = false;
+    const finish = (outcome: HopOutcome | undefined, error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      outgoing.destroy();
+      socket.destroy();
+      if (outcome) resolve(outcome);
+      else reject(signal.aborted ? signal.reason : error);
+    };
+    const fail = (error: unknown) => finish(undefined, error);
+    const broken = (cause?: unknown) =>
+      fail(
+        new FetchError("connection_failed", "the connection broke before the answer was complete", {
+          url,
+          cause,
+        }),
+      );
+    const onAbort = () => fail(signal.reason);
+
+    const outgoing = request({
+      createConnection: () => socket,
+      method: "GET",
+      path: `${target.url.pathname}${target.url.search}`,
+      setHost: false,
+      headers: {
+        host: target.port === 443 ? target.hostname : `${target.hostname}:${target.port}`,
+        ...REQUEST_HEADERS,
+      },
+    });
+    signal.addEventListener("abort", onAbort, { once: true });
+    outgoing.on("error", broken);
+    outgoing.on("close", () => {
+      if (!answered) broken();
+    });
+    outgoing.on("response", (response) => {
+      answered = true;
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (REDIRECT_STATUSES.has(status) && location !== undefined && location !== "") {
+        finish({ kind: "redirect", location });
+        return;
+      }
+      if (status < 200 || status > 299) {
+        fail(new FetchError("http_status", `the server answered ${status}`, { status, url }));
+        return;
+      }
+      const declared = response.headers["content-length"];
+      if (declared !== undefined && Number(declared) > maxBytes) {
+        fail(
+          new FetchError("too_large", `the document is ${declared} bytes, more than ${maxBytes}`, { url }),
+        );
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        received += chunk.length;
+        if (received > maxBytes) {
+          fail(new FetchError("too_large", `the document is more than ${maxBytes} bytes`, { url }));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on("end", () => {
+        if (!response.complete) {
+          broken();
+          return;
+        }
+        const bytes = new Uint8Array(received);
+        let offset = 0;
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset);
+          offset += chunk.length;
+        }
+        const contentType = response.headers["content-type"];
+        finish({ kind: "document", bytes, contentType: contentType ?? null });
+      });
+      response.on("error", broken);
+      response.on("close", () => broken());
+    });
+    outgoing.end();
+  });
+}

@@ -1,0 +1,98 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { DocumentTarget } from "./document-url.ts";
+import { FetchError } from "./errors.ts";
+import { classifyAddress } from "./ip-address.ts";
+
+/** One resolved address of a host. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to its addresses; the fetcher calls it once per hop and connects only to what it returned. */
+export type LookupFunction = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** The operating system's resolver (`getaddrinfo`, so /etc/hosts applies), every address in resolver order. */
+export const systemLookup: LookupFunction = async (hostname) => {
+  const answers = await dnsLookup(hostname, { all: true });
+  return answers.map(({ address }) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+};
+
+/**
+ * The addresses a hop may connect to. An IP-literal host is its own address; any other host is resolved exactly
+ * once with `lookup`. Unless `allowPrivateAddresses` is set, every address must be public: one non-public answer
+ * refuses the whole host with `address_not_public`, before any connection. No answer, a failing resolver or an
+ * answer that is not an IP address is `connection_failed`.
+ */
+export async function resolveAddresses(
+  target: DocumentTarget,
+  lookup: LookupFunction,
+  allowPrivateAddresses: boolean,
+  signal: AbortSignal,
+): Promise<ResolvedAddress[]> {
+  let answers: ResolvedAddress[];
+  if (target.ipLiteral) {
+    const address = target.hostname.replace(/^\[|\]$/g, "");
+    answers = [{ address, family: isIP(address) === 6 ? 6 : 4 }];
+  } else {
+    answers = await abortable(lookup(target.hostname), signal).catch((cause: unknown) => {
+      if (signal.aborted) throw signal.reason;
+      throw new FetchError("connection_failed", `${target.hostname} does not resolve`, {
+        url: target.url.href,
+        cause,
+      });
+    });
+  }
+  if (!Array.isArray(answers) || answers.length === 0) {
+    throw new FetchError("connection_failed", `${target.hostname} resolves to no address`, {
+      url: target.url.href,
+    });
+  }
+  const addresses = answers.map((answer): ResolvedAddress => {
+    const address = typeof answer?.address === "string" ? answer.address : "";
+    const family = isIP(address);
+    if (family === 0) {
+      throw new FetchError(
+        "connection_failed",
+        `${target.hostname} resolves to something that is not an address`,
+        {
+          url: target.url.href,
+        },
+      );
+    }
+    return { address, family: family === 6 ? 6 : 4 };
+  });
+  if (!allowPrivateAddresses) {
+    for (const { address } of addresses) {
+      const kind = classifyAddress(address);
+      if (kind !== "public") {
+        throw new FetchError(
+          "address_not_public",
+          `${target.hostname} resolves to ${address}, which is not a public address (${kind})`,
+          { url: target.url.href },
+        );
+      }
+    }
+  }
+  return addresses;
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

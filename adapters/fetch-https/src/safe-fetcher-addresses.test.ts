@@ -1,0 +1,133 @@
+import type * as Tls from "node:tls";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { FetchError } from "./errors.ts";
+import type { ResolvedAddress } from "./resolve-addresses.ts";
+import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
+import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
+
+/** Every TLS connection the fetcher opens in this file; anything but 127.0.0.1 is refused before a packet is sent. */
+const dialled = vi.hoisted(() => [] as string[]);
+
+vi.mock("node:tls", async (importOriginal) => {
+  const actual = await importOriginal<typeof Tls>();
+  const connect = (options: Tls.ConnectionOptions) => {
+    const host = String(options.host);
+    dialled.push(host);
+    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
+    return actual.connect(options);
+  };
+  return { ...actual, connect };
+});
+
+let server: TestServer;
+
+beforeAll(async () => {
+  const certificate = await createCertificate(["files.example.test"]);
+  server = await startTestServer(certificate, {
+    "/doc.pdf": (_request, response) => {
+      response.end("%PDF-1.7\n%%EOF\n");
+    },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function fetcher(overrides: Partial<SafeFetchOptions>) {
+  return createSafeFetcher({
+    allowHosts: [`files.example.test:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`],
+    maxBytes: 1024,
+    timeoutMs: 5000,
+    tls: { ca: server.ca },
+    ...overrides,
+  });
+}
+
+/** Asserts the fetch is refused with address_not_public and that nothing was dialled or seen by the server. */
+async function refusedBeforeConnecting(promise: Promise<unknown>): Promise<void> {
+  const connections = server.connections;
+  const requests = server.requests.length;
+  const dials = dialled.length;
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(FetchError.isInstance(error) && error.code, String(error)).toBe("address_not_public");
+  expect(dialled.length).toBe(dials);
+  expect(server.connections).toBe(connections);
+  expect(server.requests.length).toBe(requests);
+}
+
+describe("createSafeFetcher: addresses that are not public", () => {
+  it("reaches the local server when allowPrivateAddresses is set (the guard lets 127.0.0.1 through)", async () => {
+    const lookup = async (): Promise<ResolvedAddress[]> => [{ address: "127.0.0.1", family: 4 }];
+    const document = await fetcher({ allowPrivateAddresses: true, lookup }).fetch(
+      `https://files.example.test:${server.port}/doc.pdf`,
+    );
+    expect(new TextDecoder().decode(document.bytes)).toBe("%PDF-1.7\n%%EOF\n");
+    expect(dialled.at(-1)).toBe("127.0.0.1");
+  });
+
+  const refused: ResolvedAddress[] = [
+    { address: "127.0.0.1", family: 4 },
+    { address: "127.8.9.10", family: 4 },
+    { address: "10.1.2.3", family: 4 },
+    { address: "172.16.0.1", family: 4 },
+    { address: "192.168.1.10", family: 4 },
+    { address: "100.64.0.1", family: 4 },
+    { address: "169.254.169.254", family: 4 },
+    { address: "0.0.0.0", family: 4 },
+    { address: "255.255.255.255", family: 4 },
+    { address: "224.0.0.1", family: 4 },
+    { address: "203.0.113.5", family: 4 },
+    { address: "::1", family: 6 },
+    { address: "::", family: 6 },
+    { address: "::ffff:127.0.0.1", family: 6 },
+    { address: "::ffff:a9fe:a9fe", family: 6 },
+    { address: "fd00::1", family: 6 },
+    { address: "fe80::1", family: 6 },
+    { address: "ff02::1", family: 6 },
+    { address: "2001:db8::1", family: 6 },
+  ];
+
+  for (const resolved of refused) {
+    it(`refuses ${resolved.address} with address_not_public before connecting`, async () => {
+      const lookup = async (): Promise<ResolvedAddress[]> => [resolved];
+      await refusedBeforeConnecting(
+        fetcher({ allowPrivateAddresses: false, lookup }).fetch(
+          `https://files.example.test:${server.port}/doc.pdf`,
+        ),
+      );
+    });
+  }
+
+  it("refuses a host when any one of its addresses is not public", async () => {
+    const lookup = async (): Promise<ResolvedAddress[]> => [
+      { address: "8.8.8.8", family: 4 },
+      { address: "2606:4700:4700::1111", family: 6 },
+      { address: "10.0.0.1", family: 4 },
+    ];
+    await refusedBeforeConnecting(
+      fetcher({ lookup }).fetch(`https://files.example.test:${server.port}/doc.pdf`),
+    );
+  });
+
+  it("refuses an IP-literal host that is not public without resolving it", async () => {
+    const calls: string[] = [];
+    const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
+      calls.push(hostname);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+    await refusedBeforeConnecting(fetcher({ lookup }).fetch(`https://127.0.0.1:${server.port}/doc.pdf`));
+    await refusedBeforeConnecting(fetcher({ lookup }).fetch(`https://[::1]:${server.port}/doc.pdf`));
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses the local server itself when allowPrivateAddresses is left unset", async () => {
+    const lookup = async (): Promise<ResolvedAddress[]> => [{ address: "127.0.0.1", family: 4 }];
+    await refusedBeforeConnecting(
+      fetcher({ lookup }).fetch(`https://files.example.test:${server.port}/doc.pdf`),
+    );
+  });
+});

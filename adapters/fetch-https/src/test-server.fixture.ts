@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { generate } from "selfsigned";
+
+/** A request the test server received. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  /** The SNI name the client sent, or false/null when it sent none. */
+  servername: string | false | null;
+}
+
+export type Route = (request: IncomingMessage, response: ServerResponse, server: TestServer) => void;
+
+export interface TestServer {
+  readonly port: number;
+  /** The server's self-signed certificate, PEM; pass it as `tls.ca`. */
+  readonly ca: string;
+  /** TCP connections accepted so far. */
+  connections: number;
+  readonly requests: SeenRequest[];
+  close(): Promise<void>;
+}
+
+/** A self-signed certificate for the given DNS names (and nothing else). */
+export async function createCertificate(names: readonly string[]): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: "commonName", value: names[0] ?? "files.example.test" }], {
+    keyType: "ec",
+    algorithm: "sha256",
+    extensions: [
+      { name: "basicConstraints", cA: false },
+      { name: "keyUsage", digitalSignature: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: names.map((value) => ({ type: 2 as const, value })) },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+/** An HTTPS server on 127.0.0.1 (random port) that answers by path; unknown paths get 404. */
+export async function startTestServer(
+  certificate: { key: string; cert: string },
+  routes: Readonly<Record<string, Route>>,
+): Promise<TestServer> {
+  const server = createServer({ key: certificate.key, cert: certificate.cert });
+  const state: TestServer = {
+    port: 0,
+    ca: certificate.cert,
+    connections: 0,
+    requests: [],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  server.on("connection", () => {
+    state.connections += 1;
+  });
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    const path = request.url ?? "/";
+    state.requests.push({
+      method: request.method ?? "",
+      path,
+      headers: request.headers,
+      servername: (request.socket as TLSSocket).servername,
+    });
+    const route = routes[path.split("?")[0] ?? path];
+    if (route) {
+      route(request, response, state);
+    } else {
+      response.statusCode = 404;
+      response.end("not found");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return Object.assign(state, { port: (server.address() as AddressInfo).port });
+}

@@ -1,0 +1,85 @@
+import type { ComplianceStage, FormIssue, Workflow } from "@mailpiece/forms";
+import { buildPacket, checkCertified, evaluateForm, FormsError, findWorkflow } from "@mailpiece/forms";
+import type { Issue, NormalizedOrder } from "@mailpiece/orders";
+import { formatAddressLines } from "@mailpiece/orders";
+import type { Clock } from "@mailpiece/ports";
+
+export type FormResolution =
+  | { ok: true; pdf: Uint8Array; page_count: number; warnings: Issue[] }
+  | { ok: false; issues: Issue[] };
+
+/**
+ * Turns a `form` document into its packet: the workflow's rules and eligibility at `stage`, the certified
+ * requirement, then the generated letter with the signature and the attached copies.
+ */
+export async function resolveForm(
+  order: NormalizedOrder,
+  doc: Extract<NonNullable<NormalizedOrder["document"]>, { kind: "form" }>,
+  workflows: readonly Workflow[],
+  stage: ComplianceStage,
+  clock: Clock,
+): Promise<FormResolution> {
+  const workflow = findWorkflow(workflows, doc.slug);
+  if (!workflow) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "form.slug",
+          code: "form_unknown",
+          message: `No workflow form is published under "${doc.slug}". List the forms with GET /api/machine/forms.`,
+        },
+      ],
+    };
+  }
+  // file_name is optional in the order; the workflow names a file by its id then (types come from the MIME type).
+  const input = {
+    fields: doc.fields,
+    attachments: doc.attachments.map((a) => ({ ...a, file_name: a.file_name ?? a.id })),
+  };
+  const evaluation = evaluateForm(workflow, input, { stage, clock });
+  const issues: Issue[] = evaluation.issues.map(toIssue);
+  const certified = checkCertified(workflow, order.options.certified);
+  if (certified) issues.push(toIssue(certified));
+  if (issues.length > 0) return { ok: false, issues };
+
+  const warnings: Issue[] = evaluation.warnings.map(toIssue);
+  const formRecipient = evaluation.answers.recipient_name;
+  if (
+    order.recipient &&
+    typeof formRecipient === "string" &&
+    formRecipient.trim().toLowerCase() !== order.recipient.name.trim().toLowerCase()
+  ) {
+    warnings.push({
+      path: "form.fields.recipient_name",
+      code: "form_recipient_mismatch",
+      message: `The envelope goes to "${order.recipient.name}" (the top-level recipient wins); the form names "${formRecipient}".`,
+    });
+  }
+  try {
+    const packet = await buildPacket(workflow, input, {
+      sender: { lines: formatAddressLines(order.sender) },
+      recipient: { lines: order.recipient ? formatAddressLines(order.recipient) : [] },
+      stage,
+      clock,
+    });
+    return { ok: true, pdf: packet.pdf, page_count: packet.page_count, warnings };
+  } catch (error) {
+    if (FormsError.isInstance(error)) {
+      const detail = error.issues as readonly FormIssue[] | undefined;
+      return {
+        ok: false,
+        issues: detail?.length
+          ? detail.map(toIssue)
+          : [{ path: "form", code: error.code, message: error.message }],
+      };
+    }
+    throw error;
+  }
+}
+
+function toIssue(issue: FormIssue): Issue {
+  const path =
+    issue.path.startsWith("form") || issue.path === "certified" ? issue.path : `form.${issue.path}`;
+  return { path, code: issue.code, message: issue.message };
+}

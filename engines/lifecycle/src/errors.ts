@@ -1,0 +1,38 @@
+/**
+ * Stable error codes of the lifecycle engine. Apps map them to HTTP in one place.
+ * - `unknown_status`: a status that is not one of the order statuses (the order's or the one asked for).
+ * - `transition_not_allowed`: the state machine has no edge from the order's status to the one asked for, or the
+ *   edge needs another source (leaving `submission_pending` is reserved to reconciliation).
+ * - `invalid_input`: malformed transition details (id, time, source, reason), step extras or a provider answer.
+ * - `inconsistent_timeline`: the order's timeline does not chain (an event's `status_before` is not the previous
+ *   event's `status_after`), does not end at the order's status, or already holds the event id.
+ */
+export type LifecycleErrorCode =
+  | "unknown_status"
+  | "transition_not_allowed"
+  | "invalid_input"
+  | "inconsistent_timeline";
+
+const MARKER = Symbol.for("mailpiece.lifecycle_error");
+
+/**
+ * The one error class of the lifecycle package. `code` is a stable wire contract; `message` is for people.
+ * `field` names the input at fault for `invalid_input` (for example `at` or `extra.refunded_at`).
+ */
+export class LifecycleError extends Error {
+  readonly code: LifecycleErrorCode;
+  readonly field: string | undefined;
+  readonly [MARKER] = true;
+
+  constructor(code: LifecycleErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LifecycleError";
+    this.code = code;
+    this.field = options?.field;
+  }
+
+  /** True for any LifecycleError, also one created by another copy of this package. */
+  static isInstance(value: unknown): value is LifecycleError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}

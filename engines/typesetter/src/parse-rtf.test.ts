@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import type { Block } from "./blocks.ts";
+import { TypesetterError } from "./errors.ts";
+import { parseRtf } from "./parse-rtf.ts";
+
+const text = (value: string) => ({ text: value, style: "regular" as const });
+const rtf = (body: string) =>
+  `{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\froman Times;}}\\pard ${body}}`;
+
+describe("parseRtf", () => {
+  it("makes every paragraph a line and every empty paragraph a blank line, dropping trailing ones", () => {
+    expect(parseRtf(rtf("Dear Ann,\\par\\par Thank you.\\par Best,\\par\\par\\par"))).toEqual([
+      { kind: "line", runs: [text("Dear Ann,")] },
+      { kind: "blank" },
+      { kind: "line", runs: [text("Thank you.")] },
+      { kind: "line", runs: [text("Best,")] },
+    ]);
+  });
+
+  it("keeps the last paragraph without a closing \\par", () => {
+    expect(parseRtf(rtf("One\\par Two"))).toEqual([
+      { kind: "line", runs: [text("One")] },
+      { kind: "line", runs: [text("Two")] },
+    ]);
+  });
+
+  it("reads \\b and \\i, scoped to their group, switched off by \\b0, \\i0 and \\plain", () => {
+    expect(parseRtf(rtf("a {\\b b {\\i c}} \\i d\\i0  \\b\\i e\\plain  f"))).toEqual([
+      {
+        kind: "line",
+        runs: [
+          text("a "),
+          { text: "b ", style: "bold" },
+          { text: "c", style: "bold-italic" },
+          text(" "),
+          { text: "d", style: "italic" },
+          text(" "),
+          { text: "e", style: "bold-italic" },
+          text(" f"),
+        ],
+      },
+    ]);
+  });
+
+  it("reads \\line as a line break, \\tab as spaces and the typographic symbols", () => {
+    expect(parseRtf(rtf("a\\line b\\tab c \\lquote d\\rquote  \\endash  \\emdash  \\bullet\\~e"))).toEqual([
+      { kind: "line", runs: [text("a\nb    c \u2018d\u2019 \u2013 \u2014 \u2022\u00a0e")] },
+    ]);
+  });
+
+  it("decodes code-page bytes and Unicode escapes, skipping their fallback characters", () => {
+    expect(parseRtf(rtf("Zo\\'eb \\u8212? {\\uc2\\u8364\\'80\\'80} \\u-10179?\\u-8704?"))).toEqual([
+      { kind: "line", runs: [text("Zoë — € 😀")] },
+    ]);
+  });
+
+  it("keeps characters written as they are, beyond ASCII", () => {
+    expect(parseRtf(rtf("Zoë Łukasz \\b Ærø\\b0  😀"))).toEqual([
+      { kind: "line", runs: [text("Zoë Łukasz "), { text: "Ærø", style: "bold" }, text(" 😀")] },
+    ]);
+  });
+
+  it("prints only the body: tables of fonts, colours and styles, information, pictures, headers and \\* groups drop", () => {
+    const body =
+      "{\\colortbl;\\red0\\green0\\blue0;}{\\stylesheet{\\s0 Normal;}}{\\info{\\title T}{\\author A}}" +
+      "{\\header head\\par}{\\footer foot}{\\*\\generator G}{\\pict\\pngblip 89504e47}" +
+      "{\\footnote note}{\\*\\annotation ann}Body{\\field{\\*\\fldinst HYPERLINK x}{\\fldrslt  link}}\\par";
+    expect(parseRtf(rtf(body))).toEqual([{ kind: "line", runs: [text("Body link")] }]);
+  });
+
+  it("drops hidden text (\\v)", () => {
+    expect(parseRtf(rtf("shown{\\v  hidden} again \\v secret\\v0 end"))).toEqual([
+      { kind: "line", runs: [text("shown again end")] },
+    ]);
+  });
+
+  it("makes lists from paragraphs with list markers, nested by \\ilvl, numbered when the marker is a number", () => {
+    const body =
+      "{\\listtext 2.\\tab}\\ls1\\ilvl0 two\\par" +
+      "{\\listtext 3.\\tab}\\ls1\\ilvl0 three\\par" +
+      "{\\listtext \\'b7\\tab}\\ls2\\ilvl1 inner\\par" +
+      "{\\listtext 4.\\tab}\\ls1\\ilvl0 four\\par" +
+      "\\pard after\\par" +
+      "{\\pntext\\'b7\\tab}{\\*\\pn\\pnlvlblt{\\pntxtb\\'b7}}old style\\par";
+    expect(parseRtf(rtf(body))).toEqual([
+      {
+        kind: "list",
+        ordered: true,
+        start: 2,
+        items: [
+          [{ kind: "line", runs: [text("two")] }],
+          [
+            { kind: "line", runs: [text("three")] },
+            { kind: "list", ordered: false, start: 1, items: [[{ kind: "line", runs: [text("inner")] }]] },
+          ],
+          [{ kind: "line", runs: [text("four")] }],
+        ],
+      },
+      { kind: "line", runs: [text("after")] },
+      { kind: "list", ordered: false, start: 1, items: [[{ kind: "line", runs: [text("old style")] }]] },
+    ]);
+  });
+
+  it("nests lists at most nine levels deep (\\ilvl 0 to 8)", () => {
+    const body = Array.from(
+      { length: 40 },
+      (_, level) => `{\\listtext -\\tab}\\ls1\\ilvl${level} item${level}\\par`,
+    );
+    const depth = (block: Block | undefined): number =>
+      block?.kind === "list"
+        ? 1 + Math.max(0, ...block.items.map((item) => depth(item.find((b) => b.kind === "list"))))
+        : 0;
+    const [list] = parseRtf(rtf(body.join("")));
+    expect(depth(list)).toBe(9);
+  });
+
+  it("makes tables from \\intbl paragraphs, \\cell and \\row, with \\trhdr rows as the header", () => {
+    const body =
+      "\\trowd\\trhdr\\cellx1000\\cellx2000\\intbl {\\b A}\\cell B\\cell\\row" +
+      "\\trowd\\cellx1000\\cellx2000\\intbl 1\\par one\\cell 2\\cell\\row" +
+      "\\pard after\\par";
+    expect(parseRtf(rtf(body))).toEqual([
+      {
+        kind: "table",
+        headerRows: 1,
+        rows: [
+          { cells: [[{ text: "A", style: "bold" }], [text("B")]] },
+          { cells: [[text("1\none")], [text("2")]] },
+        ],
+      },
+      { kind: "line", runs: [text("after")] },
+    ]);
+  });
+
+  it.each([
+    ["plain text", "Dear Ann"],
+    ["another format", "<p>Dear Ann</p>"],
+    ["a wrong version", "{\\rtf2 Dear Ann}"],
+  ])("refuses %s with invalid_letter_input on the body", (_name, body) => {
+    let error: unknown;
+    try {
+      parseRtf(body);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(TypesetterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "invalid_letter_input", field: "body" });
+  });
+});
