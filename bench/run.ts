@@ -1,22 +1,15 @@
-import { existsSync } from "node:fs";
+import { benchLetters } from "./letters.ts";
 import { benchPayments } from "./payments.ts";
+import { benchPostcard } from "./postcard.ts";
 import { benchValidate } from "./validate.ts";
 
 /** `pnpm bench [name]`: every benchmark, each printed as ratios against a baseline measured in the same run. */
 const benches: [string, () => Promise<string>][] = [
   ["validate", benchValidate],
+  ["letters", benchLetters],
+  ["postcard", benchPostcard],
   ["payments", benchPayments],
 ];
-for (const [name, file, exportName] of [
-  ["letters", "./letters.ts", "benchLetters"],
-  ["postcard", "./postcard.ts", "benchPostcard"],
-] as const) {
-  if (existsSync(new URL(file, import.meta.url))) {
-    const mod = (await import(file)) as Record<string, () => Promise<string>>;
-    const run = mod[exportName];
-    if (run) benches.push([name, run]);
-  }
-}
 const only = process.argv[2];
 for (const [name, run] of benches) {
   if (only && only !== name) continue;

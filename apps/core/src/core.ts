@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
-import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
+import type { BlobStore, Clock, IdGenerator, PaymentRail, PrintProvider, Store } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
@@ -9,6 +9,7 @@ import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./creat
 import { createMachineOrder, getOrderStatus, requestConflict } from "./create-machine-order.ts";
 import { createDocumentCache } from "./document-cache.ts";
 import type { ResolvedDocument } from "./documents.ts";
+import { runFulfilment } from "./fulfilment.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { createPreviewSigner } from "./previews.ts";
 import type { UploadSlot } from "./uploads.ts";
@@ -26,6 +27,8 @@ export interface CoreDeps {
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
   /** The workflow forms offered; default: the built-in ones of spec 2. */
   workflows?: readonly Workflow[];
+  /** Print providers, in routing order; without them paid orders wait in queued. */
+  printProviders?: readonly PrintProvider[];
   /** Downloads allowlisted PDF URLs (see @mailpiece/fetch-https); absent: URL documents are refused. */
   fetchDocument?: (url: string) => Promise<Uint8Array>;
 }
@@ -49,6 +52,8 @@ export interface MailpieceCore {
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
+  /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
+  fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /** The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. */
   listForms(query: {
     q?: string;
@@ -119,6 +124,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
+    fulfil: (options = {}) => runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }),
     listForms(query) {
       try {
         const page = listWorkflows(workflows, {

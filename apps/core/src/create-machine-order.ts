@@ -7,6 +7,7 @@ import {
   fingerprintJson,
   peekRequest,
 } from "@mailpiece/idempotency";
+import { startLifecycle } from "@mailpiece/lifecycle";
 import type { Issue } from "@mailpiece/orders";
 import type {
   BlobStore,
@@ -20,6 +21,7 @@ import type {
 import { PaymentError } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
+import { enqueueFulfilment } from "./fulfilment.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
@@ -230,9 +232,11 @@ export async function createMachineOrder(
     if (settlement.status === "settled") {
       order.status = "queued";
       addStep(order, "payment_received", settlement.settledAt);
+      order.lifecycle ??= startLifecycle({ source: "payment", at: settlement.settledAt, id: ctx.ids.uuid() });
     }
     return order;
   });
+  if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
   // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
   await ctx.store.delete(draftKeyOf(paid.draft_key));
   return { kind: "accepted", order: orderStatusView(paid), receiptHeaders };

@@ -5,6 +5,7 @@ import { fingerprintJson } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import { formatAddressLines } from "@mailpiece/orders";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
+import { checkPostcard } from "@mailpiece/postcard";
 import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
@@ -209,6 +210,19 @@ async function inspect(
     if (order.mailpiece_type === "letter") {
       const sizeProblem = letterPageProblem(info.pages, path);
       if (sizeProblem) return sizeProblem;
+    } else if (order.postcard_size) {
+      // The postcard template: two pages, the bleed canvas, and nothing printed in the address zone.
+      const check = await checkPostcard(bytes, order.postcard_size);
+      if (!check.ok) {
+        return {
+          ok: false,
+          issues: check.problems.map((p) => ({
+            path,
+            code: p.code,
+            message: p.page === null ? p.message : `Page ${p.page}: ${p.message}`,
+          })),
+        };
+      }
     }
     const document: ResolvedDocument = {
       source: "pdf",

@@ -3,6 +3,8 @@ export * from "./core.ts";
 export * from "./create-machine-order.ts";
 export * from "./documents.ts";
 export * from "./errors.ts";
+export * from "./forms.ts";
+export * from "./fulfilment.ts";
 export * from "./order-record.ts";
 export * from "./order-status.ts";
 export * from "./party-view.ts";

@@ -1,3 +1,4 @@
+import type { Lifecycle } from "@mailpiece/lifecycle";
 import type { NormalizedOrder } from "@mailpiece/orders";
 import type { Store, StoredRecord } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
@@ -51,7 +52,19 @@ export interface OrderRecord {
   order: NormalizedOrder;
   document: { blob_key: string; sha256: string; page_count: number; source: string; format: string | null };
   quote: QuoteView;
+  /** Before payment; once paid, `lifecycle.status` is the order's status. */
   status: "awaiting_payment" | "queued" | "canceled" | "abandoned";
+  /** The order statuses of spec 3 and their timeline, from payment on. */
+  lifecycle?: Lifecycle;
+  /** Where the piece is being produced. */
+  fulfilment?: {
+    provider: string;
+    reference?: string;
+    tracking_number?: string | null;
+    tracking_url?: string | null;
+    tracking_events?: { status: string; at: string; description: string; location?: string }[];
+    last_error?: { code: string; message: string; at: number };
+  };
   payment_status: PaymentStatus;
   payment?: PaymentRecord;
   /** Failed payment attempts, newest last, for support. */

@@ -1,3 +1,4 @@
+import { isTerminal, machineSteps } from "@mailpiece/lifecycle";
 import type { OrderRecord, StatusStep } from "./order-record.ts";
 
 /** What a buyer or agent sees when polling an order. */
@@ -6,7 +7,8 @@ export interface OrderStatusView {
   order_id: string;
   /** Every request_id that resolves to this order. */
   request_ids: string[];
-  status: OrderRecord["status"];
+  /** awaiting_payment, then the order statuses of spec 3 (queued ... delivered). */
+  status: string;
   payment_status: "unpaid" | "settled_pending_webhook" | "paid";
   is_paid: boolean;
   terminal: boolean;
@@ -22,6 +24,19 @@ export interface OrderStatusView {
     amount_cents: number;
     settled_at: string | null;
   } | null;
+  tracking: {
+    number: string | null;
+    url: string | null;
+    events: { status: string; at: string; description: string }[];
+  } | null;
+  timeline: {
+    id: string;
+    event_type: string;
+    status_before: string | null;
+    status_after: string;
+    source: string;
+    created_at: string;
+  }[];
   created_at: string;
   updated_at: string;
 }
@@ -35,18 +50,24 @@ export function orderStatusView(order: OrderRecord): OrderStatusView {
       : order.payment_status === "unpaid"
         ? "unpaid"
         : "settled_pending_webhook";
-  const last = order.steps.at(-1);
+  const lifecycle = order.lifecycle;
+  const stepList: { step: StatusStep; at: string }[] = lifecycle
+    ? machineSteps(lifecycle.timeline, {
+        ...(order.payment?.settled_at === undefined ? {} : { payment_received_at: order.payment.settled_at }),
+      })
+    : order.steps.map((s) => ({ step: s.step, at: new Date(s.at).toISOString() }));
+  const last = stepList.at(-1);
   const payment = order.payment && order.payment.status !== "failed" ? order.payment : undefined;
   return {
     object: "order_status",
     order_id: order.id,
     request_ids: order.request_ids,
-    status: order.status,
+    status: lifecycle?.status ?? order.status,
     payment_status,
     is_paid: payment_status === "paid",
-    terminal: TERMINAL.has(order.status),
+    terminal: lifecycle ? isTerminal(lifecycle.status) : TERMINAL.has(order.status),
     current_step: last?.step ?? null,
-    steps: order.steps.map((s) => ({ step: s.step, at: new Date(s.at).toISOString() })),
+    steps: stepList,
     mailpiece_type: order.order.mailpiece_type,
     page_count: order.document.page_count,
     quote: {
@@ -64,6 +85,18 @@ export function orderStatusView(order: OrderRecord): OrderStatusView {
           settled_at: payment.settled_at === undefined ? null : new Date(payment.settled_at).toISOString(),
         }
       : null,
+    tracking: order.fulfilment
+      ? {
+          number: order.fulfilment.tracking_number ?? null,
+          url: order.fulfilment.tracking_url ?? null,
+          events: (order.fulfilment.tracking_events ?? []).map((e) => ({
+            status: e.status,
+            at: e.at,
+            description: e.description,
+          })),
+        }
+      : null,
+    timeline: lifecycle ? lifecycle.timeline.map(({ reason: _r, ...e }) => e) : [],
     created_at: new Date(order.created_at).toISOString(),
     updated_at: new Date(order.updated_at).toISOString(),
   };

@@ -20,6 +20,8 @@ export interface OrderValidationView {
   options: NormalizedOrder["options"];
   quote: QuoteView;
   warnings: Issue[];
+  /** For postcards: which production route carries the card (spec 1: international postcards). */
+  postcard_route?: { route: "domestic" | "international_first" | "international_second"; reason: string };
   /** Path and query of a signed, short-lived link to the PDF that would print (the app makes it absolute). */
   preview_path?: string;
 }
@@ -63,18 +65,6 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
   if (!resolved.ok) return resolved;
   const doc = resolved.document;
   const documentPath = order.document?.kind ?? "";
-  if (order.mailpiece_type === "postcard" && doc.page_count !== 2) {
-    return {
-      ok: false,
-      issues: [
-        {
-          path: "pdf",
-          code: "postcard_page_count",
-          message: `A postcard PDF has exactly 2 pages (artwork, then mailing side); this one has ${doc.page_count}.`,
-        },
-      ],
-    };
-  }
   const priced = quoteOrder(order, order.recipient, doc.page_count, config, documentPath);
   if (!priced.ok) return priced;
   const view: OrderValidationView = {
@@ -89,6 +79,29 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
     options: order.options,
     quote: priced.quote,
     warnings: [...checked.warnings, ...(doc.warnings ?? [])],
+    ...(order.mailpiece_type === "postcard" ? { postcard_route: postcardRoute(order) } : {}),
   };
   return { ok: true, prepared: { order: { ...order, recipient: order.recipient }, document: doc, view } };
+}
+
+/**
+ * Spec 1: international postcards go to the first provider only at 4x6 with a U.S. return address; larger
+ * international postcards, or those with a non-U.S. return address, go to a second provider before submission.
+ */
+export function postcardRoute(order: NormalizedOrder): NonNullable<OrderValidationView["postcard_route"]> {
+  if (order.recipient?.country === "US")
+    return { route: "domestic", reason: "Mailed within the United States." };
+  if (order.postcard_size === "4x6" && order.sender.country === "US") {
+    return {
+      route: "international_first",
+      reason: "A 4x6 international postcard with a U.S. return address.",
+    };
+  }
+  return {
+    route: "international_second",
+    reason:
+      order.postcard_size === "4x6"
+        ? "An international postcard with a return address outside the U.S. goes to the second provider."
+        : `A ${order.postcard_size} international postcard goes to the second provider (the first carries 4x6 only).`,
+  };
 }

@@ -129,6 +129,19 @@ export const OrderValidation = Type.Object(
     options: NormalisedOptions,
     quote: QuoteView,
     warnings: Type.Array(Issue, { description: "Options the service changed or ignored, and why." }),
+    postcard_route: Type.Optional(
+      Type.Object(
+        {
+          route: Type.Union([
+            Type.Literal("domestic"),
+            Type.Literal("international_first"),
+            Type.Literal("international_second"),
+          ]),
+          reason: Type.String(),
+        },
+        { additionalProperties: false, description: "Which production route carries a postcard (spec 1)." },
+      ),
+    ),
     preview_url: Type.Optional(
       Type.String({
         format: "uri",
@@ -203,6 +216,36 @@ export const OrderStatus = Type.Object(
       ),
       Type.Null(),
     ]),
+    tracking: Type.Union([
+      Type.Object(
+        {
+          number: Type.Union([Type.String(), Type.Null()]),
+          url: Type.Union([Type.String(), Type.Null()]),
+          events: Type.Array(
+            Type.Object(
+              { status: Type.String(), at: Type.String(), description: Type.String() },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+    timeline: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          event_type: Type.String(),
+          status_before: Type.Union([Type.String(), Type.Null()]),
+          status_after: Type.String(),
+          source: Type.String(),
+          created_at: Type.String({ format: "date-time" }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Every status change since payment, oldest first." },
+    ),
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
     status_url: Type.String({ format: "uri" }),

@@ -12,6 +12,10 @@ export interface ServerConfig {
   pdfDownloadHosts: string[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
+  /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
+  fulfilmentIntervalMs: number;
+  /** The simulated printer's pace in ms: accepted, in transit, delivered after submission. */
+  printPace: { acceptAfterMs: number; inTransitAfterMs: number; deliverAfterMs: number };
   /** Signs preview links; absent: generated once under DATA_DIR. */
   previewSecret?: string;
   /** Unpaid order creations allowed per client IP per hour. */
@@ -129,6 +133,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pdfDownloadHosts,
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
+    fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
+    printPace: pace(env.SIMULATED_PRINT_PACE_MS ?? "2000,10000,30000"),
     ...(env.PREVIEW_SECRET?.trim() ? { previewSecret: secret(env, "PREVIEW_SECRET") } : {}),
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
     payments,
@@ -142,6 +148,25 @@ function secret(env: Record<string, string | undefined>, name: string): string {
   const value = env[name]!.trim();
   if (Buffer.byteLength(value) < 32) throw new ConfigError(name, "must be at least 32 bytes");
   return value;
+}
+
+function pace(raw: string): ServerConfig["printPace"] {
+  const parts = raw.split(",").map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (parts.length !== 3 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new ConfigError(
+      "SIMULATED_PRINT_PACE_MS",
+      'must be three positive whole numbers of ms, e.g. "2000,10000,30000"',
+    );
+  }
+  const [acceptAfterMs, inTransitAfterMs, deliverAfterMs] = numbers as [number, number, number];
+  if (!(acceptAfterMs < inTransitAfterMs && inTransitAfterMs < deliverAfterMs)) {
+    throw new ConfigError(
+      "SIMULATED_PRINT_PACE_MS",
+      "the three times must increase: accepted < in transit < delivered",
+    );
+  }
+  return { acceptAfterMs, inTransitAfterMs, deliverAfterMs };
 }
 
 function list(raw: string): string[] {

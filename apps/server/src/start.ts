@@ -3,6 +3,8 @@ import type { MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createSafeFetcher } from "@mailpiece/fetch-https";
 import type { BlobStore, Store } from "@mailpiece/ports";
+import { systemClock } from "@mailpiece/ports";
+import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import {
   createFileBlobStore,
   createFileStore,
@@ -12,7 +14,7 @@ import {
 import { serve } from "srvx";
 import type { ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, errorFields } from "./logger.ts";
 import { createRails, persistentSecret } from "./rails.ts";
 import { createServerApp } from "./server-app.ts";
 
@@ -67,6 +69,7 @@ export async function startServer(
     store,
     blobs,
     rails: rails.rails,
+    printProviders: [createSimulatedPrinter({ store, clock: systemClock, pace: config.printPace })],
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
@@ -106,6 +109,8 @@ export async function startServer(
     store: store.name,
     data_dir: config.store === "file" ? config.dataDir : undefined,
   });
+  logger.warn("PRINTING IS SIMULATED", { provider: "simulated", pace_ms: config.printPace });
+  const worker = startWorker(core, config.fulfilmentIntervalMs, logger);
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -113,9 +118,35 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         await server.close();
+        await worker.stop();
         await core.close();
       })();
       return closing;
+    },
+  };
+}
+
+/** Runs fulfilment rounds every `intervalMs`, one at a time; stop() waits for the round in progress. */
+function startWorker(core: MailpieceCore, intervalMs: number, logger: Logger): { stop(): Promise<void> } {
+  if (intervalMs <= 0) return { stop: async () => {} };
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const owner = `pid-${process.pid}`;
+  const tick = () => {
+    running = core
+      .fulfil({ owner })
+      .catch((error: unknown) => logger.error("fulfilment round failed", errorFields(error)))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
     },
   };
 }

@@ -138,6 +138,9 @@ export const MACHINE_TEST_NAMES = [
   "out-of-scope form answers are refused before any payment",
   "certified-required forms refuse certified false",
   "letters render every format: text, markdown, html and rtf",
+  "postcards must use the bleed canvas, not the trim size",
+  "postcards keep the address zone of page 2 free of ink",
+  "international postcards show their production route",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -873,6 +876,73 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
         assert.equal((view.document as Json).format, format);
         assert.equal((view.document as Json).page_count, 1);
       }
+    },
+
+    "postcards must use the bleed canvas, not the trim size": async () => {
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          letter: undefined,
+          mailpiece_type: "postcard",
+          postcard_size: "4x6",
+          pdf: pdfDataUrl(await makePdf(2, [432, 288])),
+        }),
+      );
+      hasIssue(issues, "pdf", "postcard_canvas_mismatch");
+      assert.ok(
+        issues.some((i) => /trim/i.test(i.message)),
+        "the message says trim size instead of bleed",
+      );
+    },
+
+    "postcards keep the address zone of page 2 free of ink": async () => {
+      const { PDFDocument, rgb } = await import("pdf-lib");
+      const doc = await PDFDocument.create();
+      doc
+        .addPage([450, 306])
+        .drawRectangle({ x: 0, y: 0, width: 450, height: 306, color: rgb(0.2, 0.4, 0.8) });
+      doc.addPage([450, 306]).drawRectangle({ x: 250, y: 60, width: 60, height: 40, color: rgb(0, 0, 0) });
+      const issues = await issuesOf(
+        target,
+        letterOrder({
+          letter: undefined,
+          mailpiece_type: "postcard",
+          postcard_size: "4x6",
+          pdf: pdfDataUrl(await doc.save()),
+        }),
+      );
+      hasIssue(issues, "pdf", "postcard_address_zone_not_empty");
+      assert.ok(
+        issues.some((i) => i.message.includes("Page 2")),
+        "the message names the page",
+      );
+    },
+
+    "international postcards show their production route": async () => {
+      const card = pdfDataUrl(await makePdf(2, [666, 450]));
+      const view = await validOk(
+        target,
+        letterOrder({
+          letter: undefined,
+          mailpiece_type: "postcard",
+          postcard_size: "6x9",
+          pdf: card,
+          recipient_address_manual: {
+            line1: "Unter den Linden 77",
+            city: "Berlin",
+            zip: "10117",
+            countryCode: "DE",
+          },
+          sender_address_manual: {
+            line1: "350 Fifth Avenue",
+            city: "New York",
+            state: "NY",
+            zip: "10118",
+            countryCode: "US",
+          },
+        }),
+      );
+      assert.equal((view.postcard_route as Json).route, "international_second");
     },
 
     "unknown paths are 404 with a JSON error": async () => {

@@ -1,0 +1,361 @@
+import type { Lifecycle } from "@mailpiece/lifecycle";
+import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
+import type { Party } from "@mailpiece/orders";
+import type {
+  BlobStore,
+  Clock,
+  IdGenerator,
+  PrintAddress,
+  PrintJob,
+  PrintProvider,
+  Store,
+} from "@mailpiece/ports";
+import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
+import type { OrderRecord } from "./order-record.ts";
+import { loadOrder, updateOrder } from "./order-record.ts";
+
+export interface FulfilmentContext {
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  ids: IdGenerator;
+  providers: readonly PrintProvider[];
+  /** How often an order in production is asked about again. */
+  pollMs?: number;
+  /** How long one process holds an order it works on; another process takes over after that. */
+  leaseMs?: number;
+  /** A name for this process, written into leases. */
+  owner?: string;
+}
+
+/** The work queue entry of one paid order: persisted, so fulfilment survives a restart. */
+interface WorkItem {
+  order_id: string;
+  next_at: number;
+  lease_until?: number;
+  owner?: string;
+  attempts: number;
+}
+
+export const workKey = (orderId: string) => `work:fulfilment:${orderId}`;
+
+/** Puts a paid order on the fulfilment queue (idempotent). */
+export async function enqueueFulfilment(store: Store, orderId: string, at: number): Promise<void> {
+  await store.create<WorkItem>(workKey(orderId), { order_id: orderId, next_at: at, attempts: 0 });
+}
+
+/**
+ * Moves every due order one or more steps along: document preparation, submission to a print provider (marked
+ * submission_pending before the call, so an unknown outcome is reconciled with the provider, never resubmitted
+ * blindly), then the provider's tracking until the order is delivered, returned, failed or canceled. Each order is
+ * leased with compare-and-set, so two processes sharing a store never work on one order at once. Returns how
+ * many orders it worked on.
+ */
+export async function runFulfilment(ctx: FulfilmentContext): Promise<number> {
+  const now = ctx.clock.now();
+  let worked = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.list<WorkItem>("work:fulfilment:", {
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const record of page.records) {
+      const item = record.value;
+      if (item.next_at > now || (item.lease_until !== undefined && item.lease_until > now)) continue;
+      const leased = await lease(ctx, record.key, record.version, item, now);
+      if (!leased) continue;
+      worked++;
+      await step(ctx, leased.item, leased.version);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return worked;
+}
+
+async function lease(
+  ctx: FulfilmentContext,
+  key: string,
+  version: number,
+  item: WorkItem,
+  now: number,
+): Promise<{ item: WorkItem; version: number } | undefined> {
+  const next: WorkItem = {
+    ...item,
+    lease_until: now + (ctx.leaseMs ?? 30_000),
+    owner: ctx.owner ?? "worker",
+  };
+  try {
+    const saved = await ctx.store.put(key, next, { ifVersion: version });
+    return { item: next, version: saved.version };
+  } catch (error) {
+    if (PortError.isInstance(error) && error.code === "version_conflict") return undefined;
+    throw error;
+  }
+}
+
+async function release(
+  ctx: FulfilmentContext,
+  item: WorkItem,
+  version: number,
+  done: boolean,
+): Promise<void> {
+  const key = workKey(item.order_id);
+  try {
+    if (done) await ctx.store.delete(key, { ifVersion: version });
+    else {
+      const { lease_until: _l, owner: _o, ...rest } = item;
+      await ctx.store.put(
+        key,
+        { ...rest, next_at: ctx.clock.now() + (ctx.pollMs ?? 1000), attempts: item.attempts + 1 },
+        {
+          ifVersion: version,
+        },
+      );
+    }
+  } catch (error) {
+    // Someone took the lease over after it ran out; their view wins.
+    if (!(PortError.isInstance(error) && error.code === "version_conflict")) throw error;
+  }
+}
+
+async function step(ctx: FulfilmentContext, item: WorkItem, version: number): Promise<void> {
+  const stored = await loadOrder(ctx.store, item.order_id);
+  if (!stored?.value.lifecycle) {
+    await release(ctx, item, version, true);
+    return;
+  }
+  let order = stored.value;
+  for (let moves = 0; moves < 6 && order.lifecycle && !isTerminal(order.lifecycle.status); moves++) {
+    const before = order.lifecycle.status;
+    order = await advance(ctx, order);
+    if (!order.lifecycle || order.lifecycle.status === before) break;
+  }
+  await release(ctx, item, version, order.lifecycle ? isTerminal(order.lifecycle.status) : true);
+}
+
+const meta = (ctx: FulfilmentContext, source: "system" | "provider" | "reconciliation", reason?: string) => ({
+  source,
+  at: ctx.clock.now(),
+  id: ctx.ids.uuid(),
+  ...(reason ? { reason } : {}),
+});
+
+async function save(ctx: FulfilmentContext, id: string, change: (o: OrderRecord) => OrderRecord | undefined) {
+  return updateOrder(ctx.store, id, ctx.clock.now, change);
+}
+
+function withLifecycle(order: OrderRecord, lifecycle: Lifecycle): OrderRecord {
+  return { ...order, lifecycle: { status: lifecycle.status, timeline: lifecycle.timeline } };
+}
+
+/** One move of one order; saved before any call that cannot be taken back. */
+async function advance(ctx: FulfilmentContext, order: OrderRecord): Promise<OrderRecord> {
+  const lc = order.lifecycle!;
+  switch (lc.status) {
+    case "queued":
+      return save(ctx, order.id, (o) =>
+        withLifecycle(o, transition(o.lifecycle!, "document_preparing", meta(ctx, "system"))),
+      );
+    case "document_preparing": {
+      const blob = await ctx.blobs.head(order.document.blob_key);
+      if (!blob) {
+        return save(ctx, order.id, (o) =>
+          withLifecycle(
+            o,
+            transition(o.lifecycle!, "failed", meta(ctx, "system", "the print-ready document is missing")),
+          ),
+        );
+      }
+      return save(ctx, order.id, (o) =>
+        withLifecycle(o, transition(o.lifecycle!, "document_prepared", meta(ctx, "system"))),
+      );
+    }
+    case "document_prepared": {
+      const job = await printJob(ctx, order);
+      let provider: PrintProvider;
+      try {
+        provider = routeProvider(ctx.providers, job);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return save(ctx, order.id, (o) =>
+          withLifecycle(o, transition(o.lifecycle!, "failed", meta(ctx, "system", reason))),
+        );
+      }
+      // The safety marker goes down before the call: an unknown outcome is reconciled, never resubmitted blindly.
+      const pending = await save(ctx, order.id, (o) => ({
+        ...withLifecycle(o, transition(o.lifecycle!, "submission_pending", meta(ctx, "system"))),
+        fulfilment: { provider: provider.name },
+      }));
+      return submit(ctx, pending, provider, job);
+    }
+    case "submission_pending": {
+      const provider = providerOf(ctx, order);
+      if (!provider) return order;
+      let answer: Parameters<typeof reconcileSubmission>[1];
+      try {
+        const found = await provider.lookup(order.id);
+        answer =
+          found.outcome === "found"
+            ? { outcome: "found", status: found.status, reference: found.reference }
+            : found;
+      } catch (error) {
+        answer = { outcome: "unknown", reason: error instanceof Error ? error.message : String(error) };
+      }
+      const decision = reconcileSubmission(lc, answer, { at: ctx.clock.now(), ids: ctx.ids });
+      if (decision.decision === "resubmit") return submit(ctx, order, provider, await printJob(ctx, order));
+      if (decision.decision === "wait") return order;
+      const view = decision.reference
+        ? await provider.status(decision.reference).catch(() => undefined)
+        : undefined;
+      return save(ctx, order.id, (o) => ({
+        ...withLifecycle(o, decision.order),
+        fulfilment: {
+          ...o.fulfilment!,
+          ...(decision.reference ? { reference: decision.reference } : {}),
+          ...tracking(view),
+        },
+      }));
+    }
+    case "submitted":
+    case "accepted":
+    case "in_transit": {
+      const provider = providerOf(ctx, order);
+      const reference = order.fulfilment?.reference;
+      if (!provider || !reference) return order;
+      const view = await provider.status(reference).catch(() => undefined);
+      if (!view || view.status === lc.status) return order;
+      const followed = followProvider(lc, view.status, {
+        source: "provider",
+        at: ctx.clock.now(),
+        ids: ctx.ids,
+      });
+      return save(ctx, order.id, (o) => ({
+        ...withLifecycle(o, followed.order),
+        fulfilment: { ...o.fulfilment!, ...tracking(view) },
+      }));
+    }
+    default:
+      return order;
+  }
+}
+
+async function submit(
+  ctx: FulfilmentContext,
+  order: OrderRecord,
+  provider: PrintProvider,
+  job: PrintJob,
+): Promise<OrderRecord> {
+  try {
+    const result = await provider.submit(job, { idempotencyKey: order.id });
+    const followed = followProvider(order.lifecycle!, result.status, {
+      source: "reconciliation",
+      at: ctx.clock.now(),
+      ids: ctx.ids,
+    });
+    return save(ctx, order.id, (o) => ({
+      ...withLifecycle(o, followed.order),
+      fulfilment: {
+        ...o.fulfilment!,
+        provider: provider.name,
+        reference: result.reference,
+        ...tracking(result),
+      },
+    }));
+  } catch (error) {
+    const code = PrintError.isInstance(error) ? error.code : "provider_unavailable";
+    const message = error instanceof Error ? error.message : String(error);
+    if (isDefiniteRefusal(error)) {
+      return save(ctx, order.id, (o) => ({
+        ...withLifecycle(
+          o,
+          transition(o.lifecycle!, "failed", meta(ctx, "reconciliation", `${code}: ${message}`)),
+        ),
+        fulfilment: { ...o.fulfilment!, last_error: { code, message, at: ctx.clock.now() } },
+      }));
+    }
+    // Unknown outcome: stay submission_pending; the next round asks the provider about the key.
+    return save(ctx, order.id, (o) => ({
+      ...o,
+      fulfilment: { ...o.fulfilment!, last_error: { code, message, at: ctx.clock.now() } },
+    }));
+  }
+}
+
+function providerOf(ctx: FulfilmentContext, order: OrderRecord): PrintProvider | undefined {
+  return ctx.providers.find((p) => p.name === order.fulfilment?.provider);
+}
+
+function tracking(
+  view:
+    | {
+        tracking_number: string | null;
+        tracking_url: string | null;
+        events: { status: string; at: string; description: string; location?: string }[];
+      }
+    | undefined,
+) {
+  if (!view) return {};
+  return {
+    tracking_number: view.tracking_number,
+    tracking_url: view.tracking_url,
+    tracking_events: view.events,
+  };
+}
+
+async function printJob(ctx: FulfilmentContext, order: OrderRecord): Promise<PrintJob> {
+  const blob = await ctx.blobs.get(order.document.blob_key);
+  const o = order.order;
+  const postcard = o.mailpiece_type === "postcard";
+  return {
+    mailpiece_type: o.mailpiece_type,
+    postcard_size: o.postcard_size ?? null,
+    document: {
+      bytes: blob?.bytes ?? new Uint8Array(0),
+      sha256: order.document.sha256,
+      page_count: order.document.page_count,
+    },
+    recipient: printAddress(o.recipient!),
+    sender: printAddress(o.sender),
+    mail_class: o.options.mail_class,
+    color: postcard ? true : o.options.color,
+    double_sided: postcard ? true : o.options.double_sided,
+    certified: o.options.certified,
+  };
+}
+
+/**
+ * A party as the provider's address fields. Address-mode parties carry a formatted address text: its first
+ * segment is the street, the last one that holds a postal code gives the city and code.
+ */
+export function printAddress(party: Party): PrintAddress {
+  if (party.address.type === "Manual") {
+    const a = party.address;
+    return {
+      name: party.name,
+      line1: a.line1,
+      ...(a.line2 ? { line2: a.line2 } : {}),
+      city: a.city,
+      ...(a.state ? { state: a.state } : {}),
+      postal_code: a.zip,
+      country: a.countryCode,
+    };
+  }
+  const segments = party.address.text
+    .split(/[,\n]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const line1 = segments[0] ?? party.address.text.slice(0, 256);
+  const rest = segments.slice(1).join(" ");
+  const postal =
+    /([A-Z]\d[A-Z] ?\d[A-Z]\d|\d{3,5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})/i.exec(rest)?.[1] ??
+    "00000";
+  const city = (segments[1] ?? line1).replace(postal, "").trim() || line1;
+  return {
+    name: party.name,
+    line1: line1.slice(0, 256),
+    city: city.slice(0, 128),
+    postal_code: postal.slice(0, 20),
+    country: party.country,
+  };
+}
