@@ -39,7 +39,13 @@ describe("over HTTP", () => {
   let running: RunningServer;
   beforeAll(async () => {
     running = await startServer(
-      loadConfig({ PORT: "0", DATA_DIR: dataDir, MAX_BODY_BYTES: String(LIMIT), LOG_LEVEL: "silent" }),
+      loadConfig({
+        PORT: "0",
+        DATA_DIR: dataDir,
+        MAX_BODY_BYTES: String(LIMIT),
+        LOG_LEVEL: "silent",
+        UNPAID_ORDERS_PER_HOUR: "1000",
+      }),
     );
   });
   afterAll(async () => {
@@ -51,6 +57,30 @@ describe("over HTTP", () => {
     fetch: (path: string, init?: RequestInit) => urlTarget(running.url).fetch(path, init),
   };
   registerSuite(machineSuite(target));
+
+  it("the conformance command runs the same suite against the base URL and reports every test", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "../../conformance/src/cli.ts", "--base-url", running.url],
+      {
+        cwd: join(import.meta.dirname, ".."),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    const [code] = await once(child, "exit");
+    expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(stdout).toContain("✓ validate quotes a plain-text letter with its typeset page count");
+    expect(code).toBe(0);
+    const usage = spawn(process.execPath, ["--import", "tsx", "../../conformance/src/cli.ts"], {
+      cwd: join(import.meta.dirname, ".."),
+      stdio: "ignore",
+    });
+    expect((await once(usage, "exit"))[0]).toBe(2);
+  }, 120_000);
 });
 
 describe("start", () => {
