@@ -10,8 +10,9 @@
  * - `readCredential` MUST return undefined when the request carries no credential of this rail, and a
  *   `PaymentError` with code `malformed_credential` when it carries one that cannot be decoded.
  * - `verify` MUST refuse a credential whose amount, asset, currency, payee, network or resource differs from the
- *   Charge (`payment_mismatch`), an expired one (`payment_expired`), and one whose signature or binding does not
- *   check (`verification_failed`), without settling anything.
+ *   Charge (`payment_mismatch`; `invalid_challenge` where the protocol binds those terms into the challenge, as
+ *   MPP's HMAC id does), an expired one (`payment_expired`), and one whose signature or binding does not check
+ *   (`verification_failed`, or `invalid_challenge` for a broken challenge binding), without settling anything.
  * - `verify` MUST return a `replayKey` that is equal for every credential that could settle the same funds (x402:
  *   network, asset, payer and nonce; MPP: the challenge id). The core claims it atomically before `settle`, so one
  *   credential settles at most once.
