@@ -176,8 +176,9 @@ export async function createMachineOrder(
   const startedAt = ctx.clock.now();
   let mine = false;
   await updateOrder(ctx.store, record.id, ctx.clock.now, (order) => {
-    if (order.payment_status !== "unpaid") return undefined;
-    mine = true;
+    // Decided afresh on every attempt: a retry after a lost race must see the winner's payment, not its own.
+    mine = order.payment_status === "unpaid";
+    if (!mine) return undefined;
     order.payment_status = "settling";
     order.payment = {
       protocol: input.rail.protocol,

@@ -278,6 +278,48 @@ describe("concurrency and rate limits, in-process", () => {
     expect(ids.size).toBe(1);
   });
 
+  it("different credentials racing for one order settle only one of them", async () => {
+    const store = createMemoryStore();
+    const { rails } = createRails(loadConfig({ STORE: "memory", PAYMENT_RAILS: "x402" }), store);
+    let settlements = 0;
+    const counting: PaymentRail = {
+      ...rails.x402!,
+      async settle(payment, charge) {
+        settlements++;
+        await new Promise((r) => setTimeout(r, 20));
+        return rails.x402!.settle(payment, charge);
+      },
+    };
+    const core = createMailpieceCore({ store, blobs: createMemoryBlobStore(), rails: { x402: counting } });
+    const app = createServerApp(core, {
+      publicUrl: "http://127.0.0.1:3000",
+      maxBodyBytes: 1 << 20,
+      logger: createLogger("silent"),
+      version: "t",
+    });
+    const body = JSON.stringify(letterOrder());
+    const request = (headers: Record<string, string> = {}) =>
+      app.fetch(
+        new Request("http://127.0.0.1:3000/api/machine/orders", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body,
+        }),
+      );
+    const unpaid = await request();
+    const required = JSON.parse(Buffer.from(unpaid.headers.get("PAYMENT-REQUIRED")!, "base64").toString());
+    const signatures = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const { client } = x402Fetch();
+        return Buffer.from(JSON.stringify(await client.createPaymentPayload(required))).toString("base64");
+      }),
+    );
+    const answers = await Promise.all(signatures.map((s) => request({ "PAYMENT-SIGNATURE": s })));
+    expect(settlements).toBe(1);
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    expect(answers.every((a) => a.status === 200 || a.status === 202)).toBe(true);
+  });
+
   it("limits unpaid creation per client IP with 429 and Retry-After", async () => {
     const store = createMemoryStore();
     const { rails } = createRails(loadConfig({ STORE: "memory" }), store);
