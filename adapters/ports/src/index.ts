@@ -1,5 +1,6 @@
 export * from "./blob-store.ts";
 export * from "./errors.ts";
+export * from "./florist-provider.ts";
 export * from "./payment-rail.ts";
 export * from "./print-provider.ts";
 export * from "./runtime.ts";

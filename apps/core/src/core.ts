@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
-import type { BlobStore, Clock, IdGenerator, PaymentRail, PrintProvider, Store } from "@mailpiece/ports";
+import type {
+  BlobStore,
+  Clock,
+  FloristProvider,
+  IdGenerator,
+  PaymentRail,
+  PrintProvider,
+  Store,
+} from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
@@ -9,6 +17,18 @@ import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./creat
 import { createMachineOrder, getOrderStatus, requestConflict } from "./create-machine-order.ts";
 import { createDocumentCache } from "./document-cache.ts";
 import type { ResolvedDocument } from "./documents.ts";
+import type {
+  FlowerContext,
+  FlowerCreateInput,
+  FlowerCreateOutcome,
+  FlowerOrderView,
+} from "./flower-letters.ts";
+import {
+  createFlowerLetter,
+  flowerRequestConflict,
+  getFlowerLetter,
+  validateFlowerLetter,
+} from "./flower-letters.ts";
 import { runFulfilment } from "./fulfilment.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { createPreviewSigner } from "./previews.ts";
@@ -27,6 +47,8 @@ export interface CoreDeps {
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
   /** The workflow forms offered; default: the built-in ones of spec 2. */
   workflows?: readonly Workflow[];
+  /** The florist for flower letters; without one the flower-letter endpoints answer 503. */
+  florist?: FloristProvider;
   /** Print providers, in routing order; without them paid orders wait in queued. */
   printProviders?: readonly PrintProvider[];
   /** Downloads allowlisted PDF URLs (see @mailpiece/fetch-https); absent: URL documents are refused. */
@@ -52,6 +74,17 @@ export interface MailpieceCore {
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
+  /** Flower letters (spec 1), when a florist is configured. */
+  readonly flowers?: {
+    validate(
+      input: ValidateInput,
+    ): Promise<
+      | Awaited<ReturnType<typeof validateFlowerLetter>>
+      | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
+    >;
+    create(input: FlowerCreateInput): Promise<FlowerCreateOutcome>;
+    get(id: string): Promise<FlowerOrderView | undefined>;
+  };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /** The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. */
@@ -124,6 +157,16 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
+    ...(deps.florist
+      ? {
+          flowers: flowerUseCases({
+            store: ctx.store,
+            clock: ctx.clock,
+            ids: ctx.ids,
+            florist: deps.florist,
+          }),
+        }
+      : {}),
     fulfil: (options = {}) => runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }),
     listForms(query) {
       try {
@@ -161,5 +204,29 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     async close() {
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
+  };
+}
+
+function flowerUseCases(ctx: FlowerContext): NonNullable<MailpieceCore["flowers"]> {
+  return {
+    async validate({ body, raw }) {
+      const outcome = await validateFlowerLetter(ctx, body);
+      if (
+        outcome.ok &&
+        raw !== undefined &&
+        (await flowerRequestConflict(ctx, outcome.view.request_id, raw))
+      ) {
+        return {
+          ok: false,
+          conflict: {
+            code: "request_id_conflict",
+            message: `request_id ${outcome.view.request_id} was already used with a different body. Use a new request_id for a new flower letter.`,
+          },
+        };
+      }
+      return outcome;
+    },
+    create: (input) => createFlowerLetter(ctx, input),
+    get: (id) => getFlowerLetter(ctx, id),
   };
 }

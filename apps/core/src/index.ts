@@ -3,6 +3,7 @@ export * from "./core.ts";
 export * from "./create-machine-order.ts";
 export * from "./documents.ts";
 export * from "./errors.ts";
+export * from "./flower-letters.ts";
 export * from "./forms.ts";
 export * from "./fulfilment.ts";
 export * from "./order-record.ts";

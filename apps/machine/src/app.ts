@@ -1,6 +1,7 @@
 import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
 import { UPLOAD_MESSAGES } from "@mailpiece/core";
 import type { PaymentRail } from "@mailpiece/ports";
+import { FloristError } from "@mailpiece/ports";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { preflight, withCors } from "./cors.ts";
@@ -157,6 +158,106 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   };
 
   app.options("/api/machine/**", () => preflight());
+
+  const flowers = core.flowers;
+  const noFlorist = () =>
+    withCors(errorResponse(503, "florist_unavailable", "This deployment does not take flower letters."));
+  const flowerValidate = async (event: H3Event) => {
+    if (!flowers) return noFlorist();
+    const body = await readJsonBody(event.req, 256 * 1024);
+    if (!body.ok) return withCors(body.response);
+    const outcome = await floristCall(() => flowers.validate({ body: body.value, raw: body.raw }));
+    if (outcome instanceof Response) return withCors(outcome);
+    if (!outcome.ok) {
+      if ("conflict" in outcome && outcome.conflict) {
+        return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
+      }
+      return withCors(validationFailed(outcome.issues ?? []));
+    }
+    return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+  };
+  const flowerCreate = (family: Family) => async (event: H3Event) => {
+    if (!flowers) return noFlorist();
+    const rail = core.rails[family];
+    if (!rail)
+      return withCors(
+        errorResponse(503, "payment_rail_unavailable", `This deployment does not accept ${family} payments.`),
+      );
+    const body = await readJsonBody(event.req, 256 * 1024);
+    if (!body.ok) return withCors(body.response);
+    const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
+    const outcome = await floristCall(() =>
+      flowers.create({
+        raw: body.raw,
+        body: body.value,
+        headers: event.req.headers,
+        rail,
+        resourceUrl: `${publicUrl}${base}`,
+      }),
+    );
+    if (outcome instanceof Response) return withCors(outcome);
+    const link = <T extends { order_id: string }>(view: T) => ({
+      ...view,
+      status_url: `${publicUrl}${base}/${view.order_id}`,
+    });
+    switch (outcome.kind) {
+      case "invalid":
+        return withCors(validationFailed(outcome.issues));
+      case "conflict":
+        return withCors(errorResponse(409, outcome.code, outcome.message));
+      case "payment_required": {
+        const headers = new Headers({ "content-type": outcome.challenge.contentType });
+        for (const [name, value] of Object.entries(outcome.challenge.headers)) {
+          for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+        }
+        const challengeBody = outcome.challenge.body as Record<string, unknown>;
+        return withCors(
+          new Response(JSON.stringify({ ...challengeBody, flower_letter: link(outcome.order) }), {
+            status: outcome.challenge.status,
+            headers,
+          }),
+        );
+      }
+      case "accepted":
+      case "already_paid":
+        return withCors(
+          Response.json(
+            {
+              ...link(outcome.order),
+              message:
+                outcome.kind === "already_paid"
+                  ? "This flower letter is already paid; nothing was charged now."
+                  : "Payment settled; the florist submission is queued. Poll status_url.",
+            },
+            {
+              status: outcome.kind === "already_paid" ? 200 : 202,
+              headers: { "cache-control": "no-store", ...outcome.receiptHeaders },
+            },
+          ),
+        );
+    }
+  };
+  const flowerStatus = (family: Family) => async (event: H3Event) => {
+    if (!flowers) return noFlorist();
+    const id = event.context.params?.id ?? "";
+    const view = UUID.test(id) ? await floristCall(() => flowers.get(id.toLowerCase())) : undefined;
+    if (view instanceof Response) return withCors(view);
+    if (!view)
+      return withCors(errorResponse(404, "not_found", `No flower letter has the id or request_id ${id}.`));
+    const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
+    return withCors(
+      Response.json(
+        { ...view, status_url: `${publicUrl}${base}/${view.order_id}` },
+        { headers: { "cache-control": "no-store" } },
+      ),
+    );
+  };
+  app.post("/api/machine/flower-letters/validate", flowerValidate);
+  app.post("/api/machine/mpp/flower-letters/validate", flowerValidate);
+  app.post("/api/machine/flower-letters", flowerCreate("x402"));
+  app.post("/api/machine/mpp/flower-letters", flowerCreate("mpp"));
+  app.get("/api/machine/flower-letters/:id", flowerStatus("x402"));
+  app.get("/api/machine/mpp/flower-letters/:id", flowerStatus("mpp"));
   app.get("/api/machine/forms", (event) => {
     const q = event.url.searchParams;
     const query = {
@@ -295,5 +396,24 @@ function createResponse(
         { status: outcome.kind === "already_paid" ? 200 : 202, headers },
       );
     }
+  }
+}
+
+/** Runs a florist call; an unreachable florist is 503 with nothing stored. */
+async function floristCall<T>(call: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await call();
+  } catch (error) {
+    if (FloristError.isInstance(error) && error.code === "florist_unavailable") {
+      return errorResponse(
+        503,
+        "florist_unavailable",
+        "The florist cannot be reached; nothing was stored or charged. Try again shortly.",
+        {
+          headers: { "retry-after": "30" },
+        },
+      );
+    }
+    throw error;
   }
 }

@@ -13,6 +13,7 @@ export type MachineErrorCode =
   | "payment_rail_unavailable"
   | "preview_link_invalid"
   | "invalid_query"
+  | "florist_unavailable"
   | "invalid_multipart"
   | "internal_error";
 

@@ -163,6 +163,77 @@ function statusOperation(operationId: string, family: "x402" | "MPP"): Json {
   };
 }
 
+function flowerPaths(_maxBodyBytes: number): Json {
+  const paths: Json = {};
+  for (const family of ["x402", "MPP"] as const) {
+    const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
+    const tag = family === "x402" ? "Flower letters (x402)" : "Flower letters (MPP)";
+    const suffix = family === "x402" ? "" : "Mpp";
+    const body = {
+      required: true,
+      description:
+        "request_id (uuid), buyer_name, buyer_email, note (at most 200 characters), zipcode, product_code, delivery_date (YYYY-MM-DD), customer, recipient, allow_substitutions.",
+      content: jsonContent({ type: "object" }),
+    };
+    paths[`${base}/validate`] = {
+      post: {
+        operationId: `validateFlowerLetter${suffix}`,
+        tags: [tag],
+        summary: "Check product, ZIP, delivery date and the final quote (1.00 to 250.00)",
+        requestBody: body,
+        responses: {
+          "200": { description: "The quote.", content: jsonContent({ type: "object" }) },
+          "409": errorResponse("request_id was used with a different body (request_id_conflict)."),
+          "422": errorResponse("Validation failed (validation_failed)."),
+          "503": errorResponse("The florist cannot be reached (florist_unavailable)."),
+        },
+      },
+    };
+    paths[base] = {
+      post: {
+        operationId: `createFlowerLetter${suffix}`,
+        tags: [tag],
+        summary: "Create and pay a flower letter",
+        "x-payment-info": {
+          price: { mode: "range", currency: "USD", min: "1.00", max: "250.00" },
+          protocols: [family === "x402" ? { x402: {} } : { mpp: {} }],
+        },
+        requestBody: body,
+        responses: {
+          "200": {
+            description: "Already paid; nothing charged now.",
+            content: jsonContent({ type: "object" }),
+          },
+          "202": {
+            description: "Paid; the florist submission is queued.",
+            content: jsonContent({ type: "object" }),
+          },
+          "402": {
+            description: "Payment required (the challenge, as for orders).",
+            content: jsonContent({ type: "object" }),
+          },
+          "409": errorResponse("request_id was used with a different body (request_id_conflict)."),
+          "422": errorResponse("Validation failed (validation_failed)."),
+          "503": errorResponse("The florist or the payment rail is unavailable."),
+        },
+      },
+    };
+    paths[`${base}/{id}`] = {
+      get: {
+        operationId: `getFlowerLetter${suffix}`,
+        tags: [tag],
+        summary: "Flower-letter status by id or request_id",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+        responses: {
+          "200": { description: "The flower letter.", content: jsonContent({ type: "object" }) },
+          "404": errorResponse("Unknown id (not_found)."),
+        },
+      },
+    };
+  }
+  return paths;
+}
+
 /** The OpenAPI 3.1.0 description of the machine API, generated from the same schemas the server validates with. */
 export function buildOpenApi(options: OpenApiOptions): Json {
   return {
@@ -187,6 +258,8 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         description: "Paths under /api/machine/mpp/, paid with the Payment HTTP authentication scheme.",
       },
       { name: "Uploads", description: "PDF uploads and previews." },
+      { name: "Flower letters (x402)" },
+      { name: "Flower letters (MPP)" },
       {
         name: "Forms",
         description: "Workflow forms that turn structured answers into a signed letter packet.",
@@ -268,6 +341,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
           },
         },
       },
+      ...flowerPaths(options.maxBodyBytes),
       "/api/machine/uploads": {
         post: {
           operationId: "createUpload",

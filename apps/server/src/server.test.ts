@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { appTarget, machineSuite, urlTarget } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { createMailpieceCore } from "@mailpiece/core";
+import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
+import { systemClock } from "@mailpiece/ports";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
@@ -23,6 +25,7 @@ const core = createMailpieceCore({
   store: memory,
   blobs: createMemoryBlobStore(),
   rails: createRails(loadConfig({ STORE: "memory" }), memory).rails,
+  florist: createSimulatedFlorist({ store: memory, clock: systemClock }),
   config: { previewSecret: "a-test-preview-secret-of-at-least-32-bytes" },
 });
 const app = createServerApp(core, {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createSafeFetcher } from "@mailpiece/fetch-https";
+import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
@@ -70,6 +71,7 @@ export async function startServer(
     blobs,
     rails: rails.rails,
     printProviders: [createSimulatedPrinter({ store, clock: systemClock, pace: config.printPace })],
+    florist: createSimulatedFlorist({ store, clock: systemClock }),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
@@ -110,6 +112,7 @@ export async function startServer(
     data_dir: config.store === "file" ? config.dataDir : undefined,
   });
   logger.warn("PRINTING IS SIMULATED", { provider: "simulated", pace_ms: config.printPace });
+  logger.warn("FLOWER DELIVERY IS SIMULATED", { florist: "simulated" });
   const worker = startWorker(core, config.fulfilmentIntervalMs, logger);
   let closing: Promise<void> | undefined;
   return {

@@ -113,3 +113,33 @@ export function mortgageFormOrder(
     ...overrides,
   });
 }
+
+/** A flower letter for delivery `daysAhead` days from now (moved off Sundays), to a covered ZIP. */
+export function flowerLetterRequest(
+  overrides: Record<string, unknown> = {},
+  daysAhead = 5,
+): Record<string, unknown> {
+  const day = new Date(Date.now() + daysAhead * 86_400_000);
+  if (day.getUTCDay() === 0) day.setUTCDate(day.getUTCDate() + 1);
+  return {
+    request_id: crypto.randomUUID(),
+    buyer_name: "Grace Hopper",
+    buyer_email: "grace@example.com",
+    note: "Happy birthday, Ada! Thinking of you today.",
+    zipcode: "10118",
+    product_code: "red-roses-dozen",
+    delivery_date: day.toISOString().slice(0, 10),
+    customer: { name: "Grace Hopper", email: "grace@example.com", country: "US" },
+    recipient: {
+      name: "Ada Lovelace",
+      phone: "(212) 555-0100",
+      address1: "350 Fifth Avenue",
+      city: "New York",
+      state: "NY",
+      zipcode: "10118",
+      country: "US",
+    },
+    allow_substitutions: true,
+    ...overrides,
+  };
+}

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import type { Suite } from "../kit.ts";
 import {
+  flowerLetterRequest,
   letterOrder,
   longBody,
   makePdf,
@@ -141,6 +142,9 @@ export const MACHINE_TEST_NAMES = [
   "postcards must use the bleed canvas, not the trim size",
   "postcards keep the address zone of page 2 free of ink",
   "international postcards show their production route",
+  "flower letters are quoted after product, ZIP and date checks",
+  "flower letters are refused before any 402 when a check fails",
+  "unpaid flower letters answer 402 and their status by id",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -943,6 +947,46 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
         }),
       );
       assert.equal((view.postcard_route as Json).route, "international_second");
+    },
+
+    "flower letters are quoted after product, ZIP and date checks": async () => {
+      const view = await validOk(target, flowerLetterRequest(), "/api/machine/flower-letters/validate");
+      const quote = view.quote as { total_cents: number; bounds: { min_cents: number; max_cents: number } };
+      assert.ok(quote.total_cents >= 100 && quote.total_cents <= 25_000, "within 1.00-250.00");
+      const mpp = await validOk(target, flowerLetterRequest(), "/api/machine/mpp/flower-letters/validate");
+      assert.equal((mpp.quote as Json).currency, "usd");
+    },
+
+    "flower letters are refused before any 402 when a check fails": async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ note: "x".repeat(201) }, "note"],
+        [{ product_code: "no-such-bouquet" }, "product_code"],
+      ];
+      for (const [change, path] of cases) {
+        const res = await post(target, "/api/machine/flower-letters", flowerLetterRequest(change));
+        assert.equal(res.status, 422, `${path}: ${res.text.slice(0, 200)}`);
+        assert.ok(
+          (res.json?.issues as Issue[]).some((i) => i.path === path),
+          `an issue at ${path}: ${res.text.slice(0, 300)}`,
+        );
+      }
+      const past = await post(
+        target,
+        "/api/machine/flower-letters",
+        flowerLetterRequest({ delivery_date: "2020-01-01" }),
+      );
+      assert.equal(past.status, 422);
+    },
+
+    "unpaid flower letters answer 402 and their status by id": async () => {
+      const request = flowerLetterRequest();
+      const res = await post(target, "/api/machine/flower-letters", request);
+      assert.equal(res.status, 402, res.text.slice(0, 300));
+      assert.ok(res.headers.get("payment-required"));
+      const status = await target.fetch(`/api/machine/flower-letters/${request.request_id}`);
+      assert.equal(status.status, 200);
+      assert.equal(((await status.json()) as Json).payment_status, "unpaid");
+      assert.equal((await target.fetch(`/api/machine/flower-letters/${crypto.randomUUID()}`)).status, 404);
     },
 
     "unknown paths are 404 with a JSON error": async () => {

@@ -1,0 +1,12 @@
+export type { SimulatedProduct } from "./catalogue.ts";
+export { SIMULATED_CATALOGUE } from "./catalogue.ts";
+export { isFixedClosure, isPeakDay } from "./delivery-dates.ts";
+export type { FloristPace } from "./pace.ts";
+export { DEFAULT_FLORIST_PACE } from "./pace.ts";
+export type { FloristRules } from "./rules.ts";
+export { DEFAULT_RULES } from "./rules.ts";
+export type { SimulatedFlorist, SimulatedFloristOptions } from "./simulated-florist.ts";
+export { createSimulatedFlorist } from "./simulated-florist.ts";
+export type { SimulatedFloristRecord } from "./simulated-order.ts";
+export type { FloristOutcome } from "./test-phrases.ts";
+export { FLORIST_TEST_PHRASES } from "./test-phrases.ts";

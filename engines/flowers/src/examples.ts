@@ -1,0 +1,30 @@
+/** A complete, valid flower-letter request, for documentation and tests. */
+export const EXAMPLE_FLOWER_LETTER_REQUEST = Object.freeze({
+  request_id: "5b0f8a52-7d3c-4e1a-9f6b-2c4d8e0a1b3c",
+  buyer_name: "Grace Hopper",
+  buyer_email: "grace@example.com",
+  note: "Happy birthday, Ada! Thinking of you today. With love, Grace",
+  zipcode: "10118",
+  product_code: "red-roses-dozen",
+  delivery_date: "2026-05-06",
+  customer: {
+    name: "Grace Hopper",
+    phone: "+1 202 555 0143",
+    address1: "1600 Pennsylvania Avenue NW",
+    city: "Washington",
+    state: "DC",
+    zipcode: "20500",
+    country: "US",
+    email: "grace@example.com",
+  },
+  recipient: {
+    name: "Ada Lovelace",
+    phone: "(212) 555-0100",
+    address1: "350 Fifth Avenue, Floor 21",
+    city: "New York",
+    state: "NY",
+    zipcode: "10118",
+    country: "US",
+  },
+  allow_substitutions: true,
+});
