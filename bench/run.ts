@@ -1,3 +1,4 @@
+import { benchCampaign } from "./campaign.ts";
 import { benchLetters } from "./letters.ts";
 import { benchPayments } from "./payments.ts";
 import { benchPostcard } from "./postcard.ts";
@@ -9,6 +10,7 @@ const benches: [string, () => Promise<string>][] = [
   ["letters", benchLetters],
   ["postcard", benchPostcard],
   ["payments", benchPayments],
+  ["campaign", benchCampaign],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
+import { validateOrderRequest } from "@mailpiece/orders";
 import type {
   BlobStore,
   Clock,
@@ -11,6 +12,8 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
+import type { CampaignValidationView } from "./campaigns.ts";
+import { validateCampaign } from "./campaigns.ts";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
@@ -58,6 +61,7 @@ export interface CoreDeps {
 export type ValidateInput = { body: unknown; raw?: Uint8Array | string };
 export type ValidateOutcome =
   | ValidateOrderOutcome
+  | { ok: true; view: CampaignValidationView }
   | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined };
 
 /** The use cases every surface shares. Surfaces map them to HTTP or JSON-RPC; they add no rules of their own. */
@@ -136,6 +140,21 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ...ctx,
     rails: deps.rails ?? {},
     async validateOrder({ body, raw }) {
+      const checked = validateOrderRequest(body);
+      if (checked.ok && checked.order.bulk) {
+        const campaign = await validateCampaign(checked.order, ctx, checked.warnings);
+        if (!campaign.ok) return campaign;
+        if (raw !== undefined && (await requestConflict(ctx, campaign.view.request_id, raw))) {
+          return {
+            ok: false,
+            conflict: {
+              code: "request_id_conflict",
+              message: `request_id ${campaign.view.request_id} was already used with a different body. Use a new request_id for a new mailing.`,
+            },
+          };
+        }
+        return { ok: true, view: campaign.view };
+      }
       const prepared = await prepareOrder(body, ctx);
       if (!prepared.ok) return prepared;
       const { view, document } = prepared.prepared;

@@ -1,3 +1,4 @@
+export * from "./campaigns.ts";
 export * from "./config.ts";
 export * from "./core.ts";
 export * from "./create-machine-order.ts";

@@ -56,6 +56,9 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       }
       return withCors(validationFailed(outcome.issues ?? []));
     }
+    if (outcome.view.object === "campaign_validation") {
+      return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+    }
     const { preview_path, ...view } = outcome.view;
     const answer = preview_path ? { ...view, preview_url: `${publicUrl}${preview_path}` } : view;
     return withCors(Response.json(answer, { headers: { "cache-control": "no-store" } }));

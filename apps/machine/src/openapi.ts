@@ -1,4 +1,4 @@
-import { OrderRequest } from "@mailpiece/orders";
+import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, OrderRequest } from "@mailpiece/orders";
 import { ErrorBody, OrderStatus, OrderValidation, WellKnownX402 } from "./schemas.ts";
 
 export interface OpenApiOptions {
@@ -36,9 +36,17 @@ function validateOperation(operationId: string, family: "x402" | "MPP", maxBodyB
     },
     responses: {
       "200": {
-        description:
-          "The order is valid: the quote, the resolved sender and recipient, the page count and the normalised options.",
-        content: jsonContent({ $ref: "#/components/schemas/OrderValidation" }),
+        description: `The order is valid: the quote, the resolved sender and recipient, the page count and the normalised options. For a bulk campaign (object campaign_validation): bulk.recipient_count, bulk.content_mode, a report per CSV row {row_number, status, errors[{column, code, message}]} and the quote by route. Campaigns take at most ${MAX_CAMPAIGN_ROWS} rows and ${MAX_CSV_BYTES} bytes of CSV; the whole campaign is refused only when no row is valid or a limit is exceeded.`,
+        content: jsonContent({
+          oneOf: [
+            { $ref: "#/components/schemas/OrderValidation" },
+            {
+              type: "object",
+              properties: { object: { const: "campaign_validation" } },
+              required: ["object"],
+            },
+          ],
+        }),
       },
       "400": errorResponse("The body is not valid JSON (invalid_json)."),
       "413": errorResponse("The body is larger than the limit (payload_too_large)."),

@@ -142,6 +142,7 @@ export const MACHINE_TEST_NAMES = [
   "postcards must use the bleed canvas, not the trim size",
   "postcards keep the address zone of page 2 free of ink",
   "international postcards show their production route",
+  "a bulk campaign validates with a report per row and refuses only when no row is valid",
   "flower letters are quoted after product, ZIP and date checks",
   "flower letters are refused before any 402 when a check fails",
   "unpaid flower letters answer 402 and their status by id",
@@ -949,6 +950,62 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       assert.equal((view.postcard_route as Json).route, "international_second");
     },
 
+    "a bulk campaign validates with a report per row and refuses only when no row is valid": async () => {
+      const base = letterOrder();
+      for (const key of ["recipient_name", "recipient_address_type", "recipient_address_manual", "letter"])
+        delete base[key];
+      const csv = [
+        "recipient_name,line1,city,state,zip,note",
+        "Ada Lovelace,1 Main St,Springfield,IL,62701,tea",
+        "Grace Hopper,2 Oak Ave,Arlington,VA,22201,coffee",
+        "No Address,,Springfield,IL,62701,",
+        "Bad Zip,3 Elm St,Springfield,IL,ABCDE,",
+      ].join("\n");
+      const view = await validOk(target, {
+        ...base,
+        bulk: {
+          campaign_name: "Thanks",
+          content_mode: "text",
+          template_text: "Dear {{recipient_name}},\n\nThank you for the {{note}}.",
+          csv_content: csv,
+        },
+      });
+      assert.equal(view.object, "campaign_validation");
+      const bulk = view.bulk as Json;
+      assert.equal(bulk.recipient_count, 2);
+      assert.equal(bulk.content_mode, "text");
+      const rows = view.rows as {
+        row_number: number;
+        status: string;
+        errors: { column: string; code: string }[];
+      }[];
+      assert.deepEqual(
+        rows.map((r) => r.status),
+        ["valid", "valid", "invalid", "invalid"],
+      );
+      assert.ok(
+        rows[2]!.errors.some((e) => e.column === "line1"),
+        JSON.stringify(rows[2]),
+      );
+      assert.ok(
+        rows[3]!.errors.some((e) => e.column === "zip"),
+        JSON.stringify(rows[3]),
+      );
+      assert.equal((view.quote as { pieces: number }).pieces, 2);
+      const none = await issuesOf(target, {
+        ...base,
+        bulk: {
+          content_mode: "text",
+          template_text: "Hi",
+          csv_content: "recipient_name,line1,city,state,zip\nX,,,,\n",
+        },
+      });
+      assert.ok(
+        none.some((i) => i.code === "campaign_no_valid_rows"),
+        JSON.stringify(none),
+      );
+    },
+
     "flower letters are quoted after product, ZIP and date checks": async () => {
       const view = await validOk(target, flowerLetterRequest(), "/api/machine/flower-letters/validate");
       const quote = view.quote as { total_cents: number; bounds: { min_cents: number; max_cents: number } };
@@ -966,7 +1023,7 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
         const res = await post(target, "/api/machine/flower-letters", flowerLetterRequest(change));
         assert.equal(res.status, 422, `${path}: ${res.text.slice(0, 200)}`);
         assert.ok(
-          (res.json?.issues as Issue[]).some((i) => i.path === path),
+          ((res.json?.issues ?? []) as Issue[]).some((i) => i.path === path),
           `an issue at ${path}: ${res.text.slice(0, 300)}`,
         );
       }

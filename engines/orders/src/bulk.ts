@@ -1,6 +1,7 @@
 import type { ContentMode } from "./bulk-schema.ts";
 import { CONTENT_MODES } from "./bulk-schema.ts";
 import { type CampaignRow, readCampaignCsv } from "./campaign-csv.ts";
+import { PLACEHOLDER } from "./campaign-template.ts";
 import type { CountryCode } from "./countries.ts";
 import { type PdfSourceValue, readPdf } from "./document-source.ts";
 import type { IssueList } from "./issues.ts";
@@ -41,8 +42,6 @@ const CONTENT_FIELD: Record<ContentMode, "template_text" | "template_html" | "pd
   html: "template_html",
   pdf: "pdf",
 };
-
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** The distinct {{placeholder}} names of a template, in order of appearance. */
 export function templatePlaceholders(template: string): string[] {
@@ -122,13 +121,13 @@ export function readBulk(
       "campaign_no_valid_rows",
       read.rows.length === 0
         ? "The CSV has a header row but no recipient rows."
-        : `None of the ${read.rows.length} rows is a valid recipient: ${describeRows(invalid)}`,
+        : `None of the ${read.rows.length} rows is a valid recipient: ${describeCampaignRows(invalid)}`,
     );
   } else if (valid.length > 0 && invalid.length > 0) {
     warnings.add(
       "bulk.csv_content",
       "campaign_rows_invalid",
-      `${invalid.length} of ${read.rows.length} rows will not be mailed: ${describeRows(invalid)}`,
+      `${invalid.length} of ${read.rows.length} rows will not be mailed: ${describeCampaignRows(invalid)}`,
     );
   }
 
@@ -166,8 +165,10 @@ export function readBulk(
   };
 }
 
-/** "row 2 (zip: invalid_postal_code), row 5 (recipient_name: required)", at most five rows. */
-function describeRows(rows: CampaignRow[]): string {
+/** "row 2 (zip: invalid_postal_code), row 5 (recipient_name: required).", at most five rows. */
+export function describeCampaignRows(
+  rows: readonly { row_number: number; errors: readonly { column: string; code: string }[] }[],
+): string {
   const shown = rows.slice(0, 5).map((row) => {
     const errors = row.errors.map((e) => `${e.column === "" ? "row" : e.column}: ${e.code}`).join(", ");
     return `row ${row.row_number} (${errors})`;

@@ -1,5 +1,13 @@
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, parseCampaignCsv, readCampaignCsv } from "./campaign-csv.ts";
+import {
+  campaignColumn,
+  MAX_CAMPAIGN_ROWS,
+  MAX_CSV_BYTES,
+  parseCampaignCsv,
+  readCampaignCsv,
+  readCampaignCsvStream,
+} from "./campaign-csv.ts";
 
 const HEADER = "recipient_name,line1,line2,city,state,zip";
 const GRACE = "Grace Hopper,1600 Pennsylvania Ave NW,,Washington,DC,20500";
@@ -195,5 +203,80 @@ describe("readCampaignCsv file problems", () => {
   });
   it("an empty CSV misses every required column", () => {
     expect(readCampaignCsv("\n\n").problems.map((p) => p.code)).toEqual(["csv_missing_column"]);
+  });
+});
+
+describe("campaignColumn", () => {
+  it("names the header that fills a role, as written, the country under any of its names", () => {
+    const columns = ["Recipient_Name", "LINE1", "Country_Code", "venue"];
+    expect(campaignColumn(columns, "recipient_name")).toBe("Recipient_Name");
+    expect(campaignColumn(columns, "country")).toBe("Country_Code");
+    expect(campaignColumn(columns, "zip")).toBeUndefined();
+  });
+});
+
+/** A byte stream of `text` cut into pieces of `size` bytes, so characters and rows are split between chunks. */
+function chunked(text: string, size: number): Readable {
+  const bytes = Buffer.from(text, "utf8");
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+  return Readable.from(chunks);
+}
+
+describe("readCampaignCsvStream", () => {
+  it("reads a stream as readCampaignCsv reads the same text, also with characters split between chunks", async () => {
+    const csv = `\uFEFF${HEADER},Note\n${GRACE},café\n"Müller, Jürgen",Hauptstraße 1,,Springfield,IL,62701,"a\nb"\nB,1 Main St,,Springfield,IL,6270,x\n`;
+    for (const size of [1, 2, 3, 7, 1024]) {
+      expect(await readCampaignCsvStream(chunked(csv, size))).toEqual(readCampaignCsv(csv));
+    }
+    expect((await readCampaignCsvStream(chunked(csv, 1))).rows[1]?.recipient?.name).toBe("Müller, Jürgen");
+  });
+
+  it("applies the options as readCampaignCsv does", async () => {
+    const csv = `${HEADER},country\n${GRACE},\n`;
+    const read = await readCampaignCsvStream(chunked(csv, 5), { requireCountry: true });
+    expect(read.rows[0]?.errors.map((e) => e.code)).toEqual(["country_code_required"]);
+  });
+
+  it("stops at the first row over MAX_CAMPAIGN_ROWS and abandons the stream", async () => {
+    let produced = 0;
+    function* rows() {
+      yield `${HEADER}\n`;
+      // Far more rows than the limit: the reader must not wait for the end.
+      for (; produced < MAX_CAMPAIGN_ROWS * 10; produced++)
+        yield "A,1 Main St,,Springfield,IL,62701\n".repeat(100);
+    }
+    const source = Readable.from(rows());
+    const read = await readCampaignCsvStream(source);
+    expect(read.problems.map((p) => p.code)).toEqual(["campaign_too_many_rows"]);
+    expect(read.rows).toHaveLength(MAX_CAMPAIGN_ROWS);
+    expect(produced).toBeLessThan(MAX_CAMPAIGN_ROWS / 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.destroyed).toBe(true);
+  });
+
+  it("refuses a stream over MAX_CSV_BYTES once it passes the limit", async () => {
+    let produced = 0;
+    const block = "x".repeat(1024 * 1024);
+    function* bytes() {
+      yield `${HEADER},note\nA,1 Main St,,Springfield,IL,62701,"`;
+      for (; produced < 200; produced++) yield block;
+    }
+    const read = await readCampaignCsvStream(Readable.from(bytes()));
+    expect(read).toEqual({
+      columns: [],
+      rows: [],
+      problems: [{ code: "csv_too_large", message: expect.stringContaining(String(MAX_CSV_BYTES)) }],
+    });
+    expect(produced).toBeLessThan(60);
+  });
+
+  it("rejects when the stream fails", async () => {
+    const source = new Readable({
+      read() {
+        this.destroy(new Error("connection reset"));
+      },
+    });
+    await expect(readCampaignCsvStream(source)).rejects.toThrow("connection reset");
   });
 });

@@ -1,8 +1,9 @@
+import { pipeline, type Readable, Transform, type TransformCallback } from "node:stream";
 import Papa from "papaparse";
 import { utf8ByteLength } from "./base64.ts";
 import type { IssueCode } from "./issues.ts";
 import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES } from "./limits.ts";
-import { checkManualAddress, type ManualAddressField } from "./manual-address.ts";
+import { checkManualAddress, type ManualAddressField, type ManualAddressRules } from "./manual-address.ts";
 import type { Party } from "./party.ts";
 import { charCount } from "./text-length.ts";
 
@@ -46,23 +47,33 @@ export interface CampaignCsvOptions {
   requireCountry?: boolean;
 }
 
-type KnownColumn = "recipient_name" | "line1" | "line2" | "city" | "state" | "zip" | "country";
+/** The address and name fields a campaign column can fill. */
+export type CampaignColumnRole = "recipient_name" | "line1" | "line2" | "city" | "state" | "zip" | "country";
 
-/** Header names (compared in lower case) and the address field they fill. */
-const KNOWN_COLUMNS: Readonly<Record<string, KnownColumn>> = Object.freeze({
-  recipient_name: "recipient_name",
-  line1: "line1",
-  line2: "line2",
-  city: "city",
-  state: "state",
-  zip: "zip",
-  country: "country",
-  country_code: "country",
-  countrycode: "country",
-});
+/** Header names (compared in lower case) and the field they fill. */
+const KNOWN_COLUMNS: ReadonlyMap<string, CampaignColumnRole> = new Map([
+  ["recipient_name", "recipient_name"],
+  ["line1", "line1"],
+  ["line2", "line2"],
+  ["city", "city"],
+  ["state", "state"],
+  ["zip", "zip"],
+  ["country", "country"],
+  ["country_code", "country"],
+  ["countrycode", "country"],
+]);
 
-const REQUIRED_COLUMNS: readonly KnownColumn[] = ["recipient_name", "line1", "city", "zip"];
+const REQUIRED_COLUMNS: readonly CampaignColumnRole[] = ["recipient_name", "line1", "city", "zip"];
 const MAX_NAME_CHARS = 256;
+
+/**
+ * The header, as written, that fills `role` in a campaign with these columns (the first one when several could),
+ * or undefined when no column does. Known columns are matched without regard to case; the country is read from
+ * country, country_code or countrycode.
+ */
+export function campaignColumn(columns: readonly string[], role: CampaignColumnRole): string | undefined {
+  return columns.find((name) => KNOWN_COLUMNS.get(name.toLowerCase()) === role);
+}
 
 /**
  * Reads a campaign CSV: a header row, then one recipient per row. Known columns are recipient_name, line1, line2,
@@ -70,88 +81,62 @@ const MAX_NAME_CHARS = 256;
  * without regard to case; every other column is kept for template placeholders. Each row goes through the same
  * manual address rules as a single order. Problems of the file (size, row count, missing or repeated columns) are
  * returned in `problems`; problems of a row make that row invalid without affecting the others.
+ *
+ * The text is parsed row by row: each record becomes its CampaignRow as soon as it is read, so no second copy of
+ * the table is held, and reading stops at the first row over MAX_CAMPAIGN_ROWS.
  */
 export function readCampaignCsv(csv: string, options: CampaignCsvOptions = {}): CampaignCsv {
   const bytes = utf8ByteLength(csv);
-  if (bytes > MAX_CSV_BYTES) {
-    return {
-      columns: [],
-      rows: [],
-      problems: [
-        {
-          code: "csv_too_large",
-          message: `The CSV is ${bytes} bytes; the limit is ${MAX_CSV_BYTES} (50 MB).`,
-        },
-      ],
-    };
-  }
-  const text = csv.startsWith("\uFEFF") ? csv.slice(1) : csv;
-  const parsed: string[][] = [];
-  const parseErrors = new Map<number, string>();
-  Papa.parse<string[]>(text, {
-    header: false,
-    skipEmptyLines: "greedy",
+  if (bytes > MAX_CSV_BYTES) return tooLarge(bytes);
+  const reader = new CampaignRowReader(options);
+  Papa.parse<string[]>(csv, {
+    ...PARSE_CONFIG,
     step: (result, parser) => {
-      for (const error of result.errors) {
-        if (error.type === "Quotes") parseErrors.set(parsed.length - 1, error.message);
-      }
-      parsed.push(result.data);
-      // The header, the allowed rows and one more to know the limit is exceeded.
-      if (parsed.length > MAX_CAMPAIGN_ROWS + 1) parser.abort();
+      if (!reader.add(result.data, result.errors)) parser.abort();
     },
   });
-  const [header = [], ...records] = parsed;
-  const problems: CampaignCsvProblem[] = [];
+  return reader.finish();
+}
 
-  const names = header.map((cell) => String(cell ?? "").trim());
-  const columnIndex = new Map<string, number>();
-  const known = new Map<KnownColumn, { index: number; name: string }>();
-  const duplicates: string[] = [];
-  names.forEach((name, index) => {
-    if (name === "") return;
-    const lower = name.toLowerCase();
-    if ([...columnIndex.keys()].some((existing) => existing.toLowerCase() === lower)) {
-      duplicates.push(name);
-      return;
-    }
-    const role = Object.hasOwn(KNOWN_COLUMNS, lower) ? KNOWN_COLUMNS[lower] : undefined;
-    if (role !== undefined && known.has(role)) {
-      duplicates.push(name);
-      return;
-    }
-    columnIndex.set(name, index);
-    if (role !== undefined) known.set(role, { index, name });
+/**
+ * readCampaignCsv over a byte stream (UTF-8), for a CSV that is not held in memory as one string: bytes are counted
+ * as they arrive and the stream is abandoned once it passes MAX_CSV_BYTES or MAX_CAMPAIGN_ROWS. Rejects only when
+ * the stream itself fails.
+ */
+export function readCampaignCsvStream(
+  input: Readable,
+  options: CampaignCsvOptions = {},
+): Promise<CampaignCsv> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      finish();
+    };
+    const limiter = new ByteLimit(MAX_CSV_BYTES);
+    // Decoded on the readable side, so a character split between two chunks stays whole.
+    limiter.setEncoding("utf8");
+    // The parser and the pipeline both see a failure of the stream; whichever reports it first settles.
+    const fail = (error: unknown) => {
+      if (error instanceof CsvTooLarge) settle(() => resolve(tooLarge(error.bytes)));
+      else settle(() => reject(error));
+    };
+    pipeline(input, limiter, (error) => {
+      if (error) fail(error);
+    });
+    const reader = new CampaignRowReader(options);
+    Papa.parse<string[]>(limiter, {
+      ...PARSE_CONFIG,
+      step: (result, parser) => {
+        if (reader.add(result.data, result.errors)) return;
+        parser.abort();
+        limiter.destroy();
+      },
+      complete: () => settle(() => resolve(reader.finish())),
+      error: fail,
+    });
   });
-  if (duplicates.length > 0) {
-    problems.push({
-      code: "csv_duplicate_column",
-      message: `Each column appears once; repeated: ${duplicates.join(", ")}. The first one is used.`,
-    });
-  }
-  const missing = REQUIRED_COLUMNS.filter((column) => !known.has(column));
-  if (missing.length > 0) {
-    problems.push({
-      code: "csv_missing_column",
-      message: `The header row lacks the column${missing.length === 1 ? "" : "s"} ${missing.join(", ")}.`,
-    });
-  }
-  if (records.length > MAX_CAMPAIGN_ROWS) {
-    problems.push({
-      code: "campaign_too_many_rows",
-      message: `A campaign has at most ${MAX_CAMPAIGN_ROWS} recipient rows; this CSV has more.`,
-    });
-  }
-
-  const rows = records.slice(0, MAX_CAMPAIGN_ROWS).map((record, index) =>
-    readRow(record, index, {
-      names,
-      columnIndex,
-      known,
-      requireCountry: options.requireCountry === true,
-      parseError: parseErrors.get(index),
-    }),
-  );
-  return { columns: [...columnIndex.keys()], rows, problems };
 }
 
 /** The rows of a campaign CSV; see readCampaignCsv for the rules and for problems of the file as a whole. */
@@ -159,15 +144,89 @@ export function parseCampaignCsv(csv: string, options: CampaignCsvOptions = {}):
   return readCampaignCsv(csv, options).rows;
 }
 
-interface RowContext {
-  names: string[];
-  columnIndex: Map<string, number>;
-  known: Map<KnownColumn, { index: number; name: string }>;
-  requireCountry: boolean;
-  parseError: string | undefined;
+const PARSE_CONFIG = {
+  header: false,
+  skipEmptyLines: "greedy",
+  beforeFirstChunk: (chunk: string) => (chunk.startsWith("\uFEFF") ? chunk.slice(1) : chunk),
+} as const;
+
+function tooLarge(bytes: number): CampaignCsv {
+  return {
+    columns: [],
+    rows: [],
+    problems: [
+      { code: "csv_too_large", message: `The CSV is ${bytes} bytes; the limit is ${MAX_CSV_BYTES} (50 MB).` },
+    ],
+  };
 }
 
-const ADDRESS_COLUMN: Record<ManualAddressField, KnownColumn> = {
+/** What the header row says about every data row: where each column is and how address problems are named. */
+interface Header {
+  width: number;
+  /** The named columns, first occurrence of each name, in file order. */
+  named: { name: string; index: number }[];
+  /** Index of the column that fills each role, -1 when none does. */
+  roles: Record<CampaignColumnRole, number>;
+  /** The header of each role as written (the role itself when no column fills it). */
+  labels: Record<CampaignColumnRole, string>;
+  rules: ManualAddressRules;
+  duplicates: string[];
+}
+
+const ROLES: readonly CampaignColumnRole[] = [
+  "recipient_name",
+  "line1",
+  "line2",
+  "city",
+  "state",
+  "zip",
+  "country",
+];
+
+function readHeader(record: readonly string[], requireCountry: boolean): Header {
+  const named: Header["named"] = [];
+  const seen = new Set<string>();
+  const roles = Object.fromEntries(ROLES.map((role) => [role, -1])) as Record<CampaignColumnRole, number>;
+  const labels = Object.fromEntries(ROLES.map((role) => [role, role])) as Record<CampaignColumnRole, string>;
+  const duplicates: string[] = [];
+  record.forEach((cell, index) => {
+    const name = cell.trim();
+    if (name === "") return;
+    const lower = name.toLowerCase();
+    const role = KNOWN_COLUMNS.get(lower);
+    if (seen.has(lower) || (role !== undefined && roles[role] >= 0)) {
+      duplicates.push(name);
+      return;
+    }
+    seen.add(lower);
+    named.push({ name, index });
+    if (role !== undefined) {
+      roles[role] = index;
+      labels[role] = name;
+    }
+  });
+  return {
+    width: record.length,
+    named,
+    roles,
+    labels,
+    duplicates,
+    rules: {
+      requireCountryCode: requireCountry,
+      lenientCountry: true,
+      labels: {
+        line1: labels.line1,
+        line2: labels.line2,
+        city: labels.city,
+        state: labels.state,
+        zip: labels.zip,
+        countryCode: labels.country,
+      },
+    },
+  };
+}
+
+const ADDRESS_ROLE: Record<ManualAddressField, CampaignColumnRole> = {
   line1: "line1",
   line2: "line2",
   city: "city",
@@ -176,80 +235,155 @@ const ADDRESS_COLUMN: Record<ManualAddressField, KnownColumn> = {
   countryCode: "country",
 };
 
-function readRow(record: string[], index: number, context: RowContext): CampaignRow {
-  const cell = (i: number) => String(record[i] ?? "").trim();
-  const fields = Object.fromEntries([...context.columnIndex].map(([name, i]) => [name, cell(i)]));
-  const value = (column: KnownColumn): string | undefined => {
-    const entry = context.known.get(column);
-    return entry === undefined ? undefined : cell(entry.index);
-  };
-  const columnName = (column: KnownColumn) => context.known.get(column)?.name ?? column;
+/** Turns parsed records into campaign rows one at a time: the first record is the header. */
+class CampaignRowReader {
+  private header: Header | undefined;
+  private readonly rows: CampaignRow[] = [];
+  private tooManyRows = false;
+  private readonly requireCountry: boolean;
+
+  constructor(options: CampaignCsvOptions) {
+    this.requireCountry = options.requireCountry === true;
+  }
+
+  /** Takes the next record; false once the row limit is passed and reading should stop. */
+  add(record: string[], errors: readonly Papa.ParseError[]): boolean {
+    if (this.header === undefined) {
+      this.header = readHeader(record, this.requireCountry);
+      return true;
+    }
+    if (this.rows.length >= MAX_CAMPAIGN_ROWS) {
+      this.tooManyRows = true;
+      return false;
+    }
+    const quoteError = errors.find((error) => error.type === "Quotes");
+    this.rows.push(readRow(record, this.rows.length + 1, this.header, quoteError?.message));
+    return true;
+  }
+
+  finish(): CampaignCsv {
+    const header = this.header ?? readHeader([], this.requireCountry);
+    const problems: CampaignCsvProblem[] = [];
+    if (header.duplicates.length > 0) {
+      problems.push({
+        code: "csv_duplicate_column",
+        message: `Each column appears once; repeated: ${header.duplicates.join(", ")}. The first one is used.`,
+      });
+    }
+    const missing = REQUIRED_COLUMNS.filter((role) => header.roles[role] < 0);
+    if (missing.length > 0) {
+      problems.push({
+        code: "csv_missing_column",
+        message: `The header row lacks the column${missing.length === 1 ? "" : "s"} ${missing.join(", ")}.`,
+      });
+    }
+    if (this.tooManyRows) {
+      problems.push({
+        code: "campaign_too_many_rows",
+        message: `A campaign has at most ${MAX_CAMPAIGN_ROWS} recipient rows; this CSV has more.`,
+      });
+    }
+    return { columns: header.named.map((column) => column.name), rows: this.rows, problems };
+  }
+}
+
+function readRow(
+  record: string[],
+  rowNumber: number,
+  header: Header,
+  parseError: string | undefined,
+): CampaignRow {
+  const fields: Record<string, string> = {};
+  for (const { name, index } of header.named) {
+    const value = (record[index] ?? "").trim();
+    // A column may be called __proto__: define it as a plain field rather than set the prototype.
+    if (name === "__proto__") {
+      Object.defineProperty(fields, name, { value, enumerable: true, writable: true, configurable: true });
+    } else fields[name] = value;
+  }
+  const { roles, labels } = header;
   const errors: CampaignRowError[] = [];
 
-  if (context.parseError !== undefined) {
+  if (parseError !== undefined) {
     errors.push({
       column: "",
       code: "invalid_csv_row",
-      message: `The row could not be read: ${context.parseError}.`,
+      message: `The row could not be read: ${parseError}.`,
     });
   }
-  const extra = record.slice(context.names.length).filter((v) => String(v ?? "").trim() !== "");
-  if (extra.length > 0) {
+  for (let index = header.width; index < record.length; index++) {
+    if ((record[index] ?? "").trim() === "") continue;
     errors.push({
       column: "",
       code: "invalid_csv_row",
-      message: `The row has ${record.length} values but the header names ${context.names.length} columns.`,
+      message: `The row has ${record.length} values but the header names ${header.width} columns.`,
     });
+    break;
   }
 
-  const name = value("recipient_name");
+  const name = cellOf(record, roles.recipient_name);
   if (name === undefined || name === "") {
-    errors.push({
-      column: columnName("recipient_name"),
-      code: "required",
-      message: "recipient_name is required.",
-    });
+    errors.push({ column: labels.recipient_name, code: "required", message: "recipient_name is required." });
   } else if (charCount(name) > MAX_NAME_CHARS) {
     errors.push({
-      column: columnName("recipient_name"),
+      column: labels.recipient_name,
       code: "too_long",
       message: `recipient_name must be at most ${MAX_NAME_CHARS} characters.`,
     });
   }
   const { address, problems } = checkManualAddress(
     {
-      line1: value("line1"),
-      line2: value("line2"),
-      city: value("city"),
-      state: value("state"),
-      zip: value("zip"),
-      countryCode: value("country"),
+      line1: cellOf(record, roles.line1),
+      line2: cellOf(record, roles.line2),
+      city: cellOf(record, roles.city),
+      state: cellOf(record, roles.state),
+      zip: cellOf(record, roles.zip),
+      countryCode: cellOf(record, roles.country),
     },
-    {
-      requireCountryCode: context.requireCountry,
-      lenientCountry: true,
-      labels: {
-        line1: columnName("line1"),
-        line2: columnName("line2"),
-        city: columnName("city"),
-        state: columnName("state"),
-        zip: columnName("zip"),
-        countryCode: columnName("country"),
-      },
-    },
+    header.rules,
   );
   for (const problem of problems) {
     errors.push({
-      column: columnName(ADDRESS_COLUMN[problem.field]),
+      column: labels[ADDRESS_ROLE[problem.field]],
       code: problem.code,
       message: problem.message,
     });
   }
 
-  const row: CampaignRow = { row_number: index + 1, status: "invalid", fields, errors };
-  if (errors.length === 0 && address !== undefined && name !== undefined) {
-    row.status = "valid";
-    row.recipient = { name, country: address.countryCode, address: { type: "Manual", ...address } };
+  if (errors.length > 0 || address === undefined || name === undefined) {
+    return { row_number: rowNumber, status: "invalid", fields, errors };
   }
-  return row;
+  return {
+    row_number: rowNumber,
+    status: "valid",
+    recipient: { name, country: address.countryCode, address: { type: "Manual", ...address } },
+    fields,
+    errors,
+  };
+}
+
+/** The trimmed cell at `index`, "" past the end of a short record; undefined when the column is absent (-1). */
+function cellOf(record: readonly string[], index: number): string | undefined {
+  return index < 0 ? undefined : (record[index] ?? "").trim();
+}
+
+class CsvTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`The CSV is over ${MAX_CSV_BYTES} bytes.`);
+  }
+}
+
+/** Passes bytes through until more than `limit` have passed, then fails with CsvTooLarge. */
+class ByteLimit extends Transform {
+  private bytes = 0;
+
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.byteLength;
+    if (this.bytes > this.limit) done(new CsvTooLarge(this.bytes));
+    else done(null, chunk);
+  }
 }

@@ -2,20 +2,32 @@ export { type AddressIdCheck, parseAddressId } from "./address-id.ts";
 export { type AddressLineOptions, formatAddressLines } from "./address-lines.ts";
 export {
   BULK_EXCLUDED_FIELDS,
+  describeCampaignRows,
   type NormalizedBulk,
   templatePlaceholders,
   unknownPlaceholders,
 } from "./bulk.ts";
 export { BulkObject, CONTENT_MODES, type ContentMode } from "./bulk-schema.ts";
 export {
+  type CampaignColumnRole,
   type CampaignCsv,
   type CampaignCsvOptions,
   type CampaignCsvProblem,
   type CampaignRow,
   type CampaignRowError,
+  campaignColumn,
   parseCampaignCsv,
   readCampaignCsv,
+  readCampaignCsvStream,
 } from "./campaign-csv.ts";
+export {
+  type CampaignTemplate,
+  compileTemplate,
+  escapeHtml,
+  fillTemplate,
+  type TemplatePart,
+  templateValue,
+} from "./campaign-template.ts";
 export {
   ALLOWED_COUNTRIES,
   type CountryCode,
@@ -78,6 +90,7 @@ export { parseOrderRequest } from "./parse-order-request.ts";
 export type { Party, PartyRole } from "./party.ts";
 export { PdfSource } from "./pdf-source-schema.ts";
 export { createSchemaCheck, type SchemaCheck } from "./schema-check.ts";
+export { charCount } from "./text-length.ts";
 export {
   type NormalizedOrder,
   type OrderValidation,
