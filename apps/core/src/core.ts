@@ -12,6 +12,8 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
+import type { CampaignView } from "./campaign-orders.ts";
+import { campaignView } from "./campaign-orders.ts";
 import type { CampaignValidationView } from "./campaigns.ts";
 import { validateCampaign } from "./campaigns.ts";
 import type { CoreConfig } from "./config.ts";
@@ -33,6 +35,7 @@ import {
   validateFlowerLetter,
 } from "./flower-letters.ts";
 import { runFulfilment } from "./fulfilment.ts";
+import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { createPreviewSigner } from "./previews.ts";
 import type { UploadSlot } from "./uploads.ts";
@@ -89,6 +92,8 @@ export interface MailpieceCore {
     create(input: FlowerCreateInput): Promise<FlowerCreateOutcome>;
     get(id: string): Promise<FlowerOrderView | undefined>;
   };
+  /** A campaign's page data: every row's order, status and tracking. */
+  getCampaign(id: string): Promise<CampaignView | undefined>;
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /** The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. */
@@ -176,6 +181,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
+    async getCampaign(id) {
+      const found = await findOrder(ctx.store, id);
+      return found?.value.campaign ? campaignView(ctx.store, found.value) : undefined;
+    },
     ...(deps.florist
       ? {
           flowers: flowerUseCases({

@@ -19,6 +19,7 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { PaymentError } from "@mailpiece/ports";
+import { spawnCampaignOrders } from "./campaign-orders.ts";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
@@ -233,11 +234,23 @@ export async function createMachineOrder(
     if (settlement.status === "settled") {
       order.status = "queued";
       addStep(order, "payment_received", settlement.settledAt);
-      order.lifecycle ??= startLifecycle({ source: "payment", at: settlement.settledAt, id: ctx.ids.uuid() });
+      if (!order.campaign)
+        order.lifecycle ??= startLifecycle({
+          source: "payment",
+          at: settlement.settledAt,
+          id: ctx.ids.uuid(),
+        });
     }
     return order;
   });
-  if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
+  if (paid.campaign && paid.payment_status === "paid") {
+    // A paid campaign mails its pieces as orders of their own.
+    const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());
+    await updateOrder(ctx.store, paid.id, ctx.clock.now, (o) => ({
+      ...o,
+      campaign: { ...o.campaign!, child_ids: children },
+    }));
+  } else if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
   // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
   await ctx.store.delete(draftKeyOf(paid.draft_key));
   return { kind: "accepted", order: orderStatusView(paid), receiptHeaders };
@@ -408,6 +421,7 @@ async function openOrder(
       format: document.format ?? null,
     },
     quote: view.quote,
+    ...(prepared.campaign ? { campaign: prepared.campaign } : {}),
     status: "awaiting_payment",
     payment_status: "unpaid",
     payment_failures: [],

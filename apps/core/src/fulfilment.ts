@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
 import type { Party } from "@mailpiece/orders";
+import { formatAddressLines } from "@mailpiece/orders";
 import type {
   BlobStore,
   Clock,
@@ -11,6 +13,7 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
+import { typesetLetter } from "@mailpiece/typesetter";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
 
@@ -149,6 +152,32 @@ function withLifecycle(order: OrderRecord, lifecycle: Lifecycle): OrderRecord {
   return { ...order, lifecycle: { status: lifecycle.status, timeline: lifecycle.timeline } };
 }
 
+/** Typesets a campaign piece's letter and stores it; true, or why it could not. */
+async function typesetPiece(ctx: FulfilmentContext, order: OrderRecord): Promise<true | string> {
+  const doc = order.order.document;
+  if (doc?.kind !== "letter") return "the piece has no letter";
+  try {
+    const result = await typesetLetter({
+      body: doc.body,
+      format: doc.format,
+      render: doc.render,
+      sender: { lines: formatAddressLines(order.order.sender) },
+      ...(order.order.recipient ? { recipient: { lines: formatAddressLines(order.order.recipient) } } : {}),
+    });
+    const sha256 = createHash("sha256").update(result.pdf).digest("hex");
+    const blobKey = `documents:${sha256}`;
+    if (!(await ctx.blobs.head(blobKey)))
+      await ctx.blobs.put(blobKey, result.pdf, { contentType: "application/pdf" });
+    await save(ctx, order.id, (o) => ({
+      ...o,
+      document: { ...o.document, blob_key: blobKey, sha256, page_count: result.page_count },
+    }));
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** One move of one order; saved before any call that cannot be taken back. */
 async function advance(ctx: FulfilmentContext, order: OrderRecord): Promise<OrderRecord> {
   const lc = order.lifecycle!;
@@ -158,7 +187,17 @@ async function advance(ctx: FulfilmentContext, order: OrderRecord): Promise<Orde
         withLifecycle(o, transition(o.lifecycle!, "document_preparing", meta(ctx, "system"))),
       );
     case "document_preparing": {
-      const blob = await ctx.blobs.head(order.document.blob_key);
+      if (!order.document.blob_key && order.order.document?.kind === "letter") {
+        // A campaign piece: its letter is typeset now, from the template filled with its row.
+        const typeset = await typesetPiece(ctx, order);
+        if (typeset !== true) {
+          return save(ctx, order.id, (o) =>
+            withLifecycle(o, transition(o.lifecycle!, "failed", meta(ctx, "system", typeset))),
+          );
+        }
+        order = (await loadOrder(ctx.store, order.id))!.value;
+      }
+      const blob = order.document.blob_key ? await ctx.blobs.head(order.document.blob_key) : undefined;
       if (!blob) {
         return save(ctx, order.id, (o) =>
           withLifecycle(

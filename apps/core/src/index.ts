@@ -1,3 +1,4 @@
+export * from "./campaign-orders.ts";
 export * from "./campaigns.ts";
 export * from "./config.ts";
 export * from "./core.ts";

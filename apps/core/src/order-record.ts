@@ -56,6 +56,11 @@ export interface OrderRecord {
   status: "awaiting_payment" | "queued" | "canceled" | "abandoned";
   /** The order statuses of spec 3 and their timeline, from payment on. */
   lifecycle?: Lifecycle;
+  /** For a bulk order: what the campaign mails; its pieces become orders of their own once paid. */
+  campaign?: import("./campaign-orders.ts").CampaignPlan;
+  /** For a piece of a campaign: the campaign's order id and the CSV row. */
+  campaign_id?: string;
+  row_number?: number;
   /** Where the piece is being produced. */
   fulfilment?: {
     provider: string;

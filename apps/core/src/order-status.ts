@@ -37,6 +37,8 @@ export interface OrderStatusView {
     source: string;
     created_at: string;
   }[];
+  /** For a bulk order: how many pieces the campaign mails (its page is at campaign_url). */
+  campaign?: { pieces: number };
   created_at: string;
   updated_at: string;
 }
@@ -97,6 +99,7 @@ export function orderStatusView(order: OrderRecord): OrderStatusView {
         }
       : null,
     timeline: lifecycle ? lifecycle.timeline.map(({ reason: _r, ...e }) => e) : [],
+    ...(order.campaign ? { campaign: { pieces: order.campaign.pieces.length } } : {}),
     created_at: new Date(order.created_at).toISOString(),
     updated_at: new Date(order.updated_at).toISOString(),
   };

@@ -1,5 +1,7 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
 import { validateOrderRequest } from "@mailpiece/orders";
+import type { CampaignPlan } from "./campaign-orders.ts";
+import { prepareCampaign } from "./campaign-orders.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { resolveDocument } from "./documents.ts";
 import type { PartyView } from "./party-view.ts";
@@ -33,6 +35,8 @@ export interface PreparedOrder {
   order: NormalizedOrder & { recipient: NonNullable<NormalizedOrder["recipient"]> };
   document: ResolvedDocument;
   view: OrderValidationView;
+  /** For a bulk order: the campaign to mail once paid. */
+  campaign?: CampaignPlan;
 }
 
 export type PrepareOrderOutcome = { ok: true; prepared: PreparedOrder } | { ok: false; issues: Issue[] };
@@ -49,7 +53,8 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
   const checked = validateOrderRequest(body);
   if (!checked.ok) return { ok: false, issues: checked.issues };
   const order = checked.order;
-  if (order.bulk || !order.recipient) {
+  if (order.bulk) return prepareCampaign(order, checked.warnings, ctx);
+  if (!order.recipient) {
     return {
       ok: false,
       issues: [

@@ -1,5 +1,5 @@
 import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
-import { UPLOAD_MESSAGES } from "@mailpiece/core";
+import { campaignPage, UPLOAD_MESSAGES } from "@mailpiece/core";
 import type { PaymentRail } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
 import type { H3Event } from "h3";
@@ -313,6 +313,24 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       },
     });
   });
+  app.get("/api/machine/campaigns/:id", async (event) => {
+    const raw = event.context.params?.id ?? "";
+    const html = raw.endsWith(".html") || (event.req.headers.get("accept") ?? "").includes("text/html");
+    const id = raw.replace(/\.(html|json)$/, "");
+    const view = UUID.test(id) ? await core.getCampaign(id.toLowerCase()) : undefined;
+    if (!view)
+      return withCors(errorResponse(404, "not_found", `No campaign has the id or request_id ${id}.`));
+    if (html) {
+      return new Response(campaignPage(view), {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+        },
+      });
+    }
+    return withCors(Response.json(view, { headers: { "cache-control": "no-store" } }));
+  });
   app.get("/api/machine/orders/:id", status("x402"));
   app.get("/api/machine/mpp/orders/:id", status("mpp"));
 
@@ -340,13 +358,17 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   return app;
 }
 
-function withLinks<T extends { order_id: string }>(
+function withLinks<T extends { order_id: string; campaign?: unknown }>(
   view: T,
   publicUrl: string,
   family: Family,
-): T & { status_url: string } {
+): T & { status_url: string; campaign_url?: string } {
   const base = family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders";
-  return { ...view, status_url: `${publicUrl}${base}/${view.order_id}` };
+  return {
+    ...view,
+    status_url: `${publicUrl}${base}/${view.order_id}`,
+    ...(view.campaign ? { campaign_url: `${publicUrl}/api/machine/campaigns/${view.order_id}` } : {}),
+  };
 }
 
 function createResponse(

@@ -432,6 +432,26 @@ export function buildOpenApi(options: OpenApiOptions): Json {
           },
         },
       },
+      "/api/machine/campaigns/{id}": {
+        get: {
+          operationId: "getCampaign",
+          tags: ["Orders (x402)"],
+          summary: "A bulk campaign: each row's order, status, delivery events and tracking",
+          description:
+            "JSON by default; an HTML page with the same data for Accept: text/html or an id ending in .html.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": {
+              description: "The campaign.",
+              content: {
+                "application/json": { schema: { type: "object" } },
+                "text/html": { schema: { type: "string" } },
+              },
+            },
+            "404": errorResponse("No campaign has this id or request_id (not_found)."),
+          },
+        },
+      },
       "/api/machine/orders/{id}": { get: statusOperation("getOrder", "x402") },
       "/api/machine/mpp/orders/{id}": { get: statusOperation("getOrderMpp", "MPP") },
       "/openapi.json": {

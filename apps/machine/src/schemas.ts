@@ -249,6 +249,13 @@ export const OrderStatus = Type.Object(
     created_at: Type.String({ format: "date-time" }),
     updated_at: Type.String({ format: "date-time" }),
     status_url: Type.String({ format: "uri" }),
+    campaign: Type.Optional(Type.Object({ pieces: Type.Integer() }, { additionalProperties: false })),
+    campaign_url: Type.Optional(
+      Type.String({
+        format: "uri",
+        description: "For a bulk order: the campaign page (HTML, or JSON with the same data).",
+      }),
+    ),
     message: Type.Optional(Type.String()),
   },
   { additionalProperties: false, title: "OrderStatus" },

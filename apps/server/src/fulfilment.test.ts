@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { letterOrder, manualAddress } from "@mailpiece/conformance";
 import { createMailpieceCore } from "@mailpiece/core";
 import type { PrintProvider } from "@mailpiece/ports";
@@ -161,5 +162,64 @@ describe("fulfilment with the simulated printer", () => {
       status_before: "submission_pending",
       source: "reconciliation",
     });
+  });
+
+  it("a paid campaign with good and bad rows mails exactly the good ones, with a campaign page", async () => {
+    const d = deployment();
+    const base = letterOrder();
+    for (const key of ["recipient_name", "recipient_address_type", "recipient_address_manual", "letter"])
+      delete base[key];
+    const csv = [
+      "recipient_name,line1,city,state,zip,gift",
+      "Ada Lovelace,1 Main St,Springfield,IL,62701,tea",
+      "No Street,,Springfield,IL,62701,",
+      "Grace Hopper,2 Oak Ave,Arlington,VA,22201,coffee",
+    ].join("\n");
+    const paid = await payInProcess(d, {
+      ...base,
+      bulk: {
+        campaign_name: "Thanks",
+        content_mode: "text",
+        template_text: "Dear {{recipient_name}},\n\nThank you for the {{gift}}.",
+        csv_content: csv,
+      },
+    });
+    expect(paid.campaign_url).toMatch(/\/api\/machine\/campaigns\//);
+    const campaignPath = new URL(paid.campaign_url as string).pathname;
+    const campaign = async () =>
+      (await (await d.app.fetch(new Request(`http://127.0.0.1:3000${campaignPath}`))).json()) as {
+        pieces: number;
+        items: { row_number: number; order_id: string; recipient: string; status: string }[];
+      };
+    const before = await campaign();
+    expect(before.pieces).toBe(2);
+    expect(before.items.map((i) => [i.row_number, i.recipient, i.status])).toEqual([
+      [1, "Ada Lovelace", "queued"],
+      [3, "Grace Hopper", "queued"],
+    ]);
+    for (let i = 0; i < 5; i++) {
+      await d.cores[0]!.fulfil();
+      d.clock.advance(15_000);
+    }
+    const after = await campaign();
+    expect(after.items.map((i) => i.status)).toEqual(["delivered", "delivered"]);
+    expect(new Set(d.submissions)).toEqual(new Set(after.items.map((i) => i.order_id)));
+    expect(d.submissions).toHaveLength(2);
+    // Each piece is its own letter: the template filled with its row.
+    const core = d.cores[0]!;
+    const first = (await core.store.get<{ document: { blob_key: string } }>(
+      `orders:${after.items[0]!.order_id}`,
+    ))!.value;
+    const pdf = (await core.blobs.get(first.document.blob_key))!.bytes;
+    const text = execFileSync("pdftotext", ["-", "-"], { input: Buffer.from(pdf) }).toString();
+    expect(text).toContain("Dear Ada Lovelace,");
+    expect(text).toContain("Thank you for the tea.");
+    const page = await d.app.fetch(
+      new Request(`http://127.0.0.1:3000${campaignPath}`, { headers: { accept: "text/html" } }),
+    );
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain("Grace Hopper");
+    expect(html).toContain("delivered");
   });
 });
