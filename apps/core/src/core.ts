@@ -32,6 +32,7 @@ import {
   createFlowerLetter,
   flowerRequestConflict,
   getFlowerLetter,
+  retryFlowerSubmissions,
   validateFlowerLetter,
 } from "./flower-letters.ts";
 import { runFulfilment } from "./fulfilment.ts";
@@ -195,7 +196,18 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
           }),
         }
       : {}),
-    fulfil: (options = {}) => runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }),
+    async fulfil(options = {}) {
+      const worked = await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options });
+      const flowers = deps.florist
+        ? await retryFlowerSubmissions({
+            store: ctx.store,
+            clock: ctx.clock,
+            ids: ctx.ids,
+            florist: deps.florist,
+          })
+        : 0;
+      return worked + flowers;
+    },
     listForms(query) {
       try {
         const page = listWorkflows(workflows, {

@@ -25,6 +25,7 @@ import {
   type FlowerCreateOutcome,
   flowerRequestConflict,
   getFlowerLetter,
+  retryFlowerSubmissions,
   submitFlowerLetter,
   validateFlowerLetter,
 } from "./flower-letters.ts";
@@ -630,6 +631,33 @@ describe("submitting to the florist after payment", () => {
     expect(await submitFlowerLetter(ctx, paid.order.order_id)).toMatchObject({ submission: { attempts: 3 } });
     expect(await floristOrders(store)).toBe(1);
     expect(await submitFlowerLetter(ctx, crypto.randomUUID())).toBeUndefined();
+  });
+
+  it("queues a paid letter whose submission failed, and the worker's retry submits it once the florist is back", async () => {
+    let down = true;
+    const { ctx, store } = setup({
+      florist: (base) => ({
+        ...base,
+        submit: (order, options) =>
+          down
+            ? Promise.reject(new FloristError("florist_unavailable", "timeout"))
+            : base.submit(order, options),
+      }),
+    });
+    const { rail } = x402Rail();
+    const raw = JSON.stringify(letter());
+    const unpaid = expectKind(await create(ctx, rail, raw), "payment_required");
+    const paid = expectKind(await create(ctx, rail, raw, await x402Pay(unpaid.challenge)), "accepted");
+    expect(paid.order.status).toBe("submission_queued");
+    expect((await store.list("work:flowers:")).records).toHaveLength(1);
+    expect(await retryFlowerSubmissions(ctx)).toBe(1);
+    expect((await store.list("work:flowers:")).records).toHaveLength(1);
+    down = false;
+    expect(await retryFlowerSubmissions(ctx)).toBe(1);
+    expect((await getFlowerLetter(ctx, paid.order.order_id))?.status).toBe("submitted");
+    expect((await store.list("work:flowers:")).records).toHaveLength(0);
+    expect(await retryFlowerSubmissions(ctx)).toBe(0);
+    expect(await floristOrders(store)).toBe(1);
   });
 
   it("marks a letter the florist refuses for good after payment as submission_failed, terminal", async () => {

@@ -371,9 +371,38 @@ export async function createFlowerLetter(
     }
     return order;
   });
-  // The payment is durable: only now does the florist hear of the order.
+  // The payment is durable: only now does the florist hear of the order. The queue entry goes first, so a crash
+  // or a lost answer is retried by the worker (submissions are idempotent by the order id).
+  if (paid.status === "submission_queued") {
+    await ctx.store.create(flowerWorkKey(paid.id), { order_id: paid.id, queued_at: ctx.clock.now() });
+  }
   const submitted = paid.status === "submission_queued" ? await attemptSubmission(ctx, paid.id) : paid;
+  if (submitted.status !== "submission_queued") await ctx.store.delete(flowerWorkKey(paid.id));
   return { kind: "accepted", order: await viewWithDelivery(ctx, submitted), receiptHeaders };
+}
+
+export const flowerWorkKey = (id: string) => `work:flowers:${id}`;
+
+/**
+ * Retries the florist submission of every paid flower letter still queued (a lost answer, a florist that was
+ * down). Returns how many it tried.
+ */
+export async function retryFlowerSubmissions(ctx: FlowerContext): Promise<number> {
+  let tried = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.list<{ order_id: string }>("work:flowers:", {
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const record of page.records) {
+      tried++;
+      const view = await submitFlowerLetter(ctx, record.value.order_id).catch(() => undefined);
+      if (view && view.status !== "submission_queued") await ctx.store.delete(record.key);
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return tried;
 }
 
 /** A flower letter by its order id or its request_id; undefined when there is none. */
