@@ -45,6 +45,17 @@ export interface PaymentRail {
 
   /** Headers that tell the client the payment went through (PAYMENT-RESPONSE, Payment-Receipt). */
   receiptHeaders(settlement: Settlement): Record<string, string>;
+
+  /**
+   * Optional capability: asks where a settlement that was `pending`, or whose answer was lost, stands now. It MUST
+   * NOT move money; it MUST answer `settled` only for funds that arrived, `failed` only when they never will, and
+   * `pending` otherwise. Rails whose settlements are always final in `settle` need not declare it.
+   */
+  confirm?(payment: {
+    replayKey: string;
+    reference?: string;
+    amount_cents: number;
+  }): Promise<Settlement | { status: "pending" | "failed" }>;
 }
 
 /** What the buyer is asked to pay for one order. */

@@ -38,6 +38,7 @@ import {
 import { runFulfilment } from "./fulfilment.ts";
 import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
+import { reconcilePayments } from "./payment-reconciliation.ts";
 import { createPreviewSigner } from "./previews.ts";
 import type { UploadSlot } from "./uploads.ts";
 import { createUpload, fillUpload } from "./uploads.ts";
@@ -197,7 +198,9 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         }
       : {}),
     async fulfil(options = {}) {
-      const worked = await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options });
+      const confirmed = await reconcilePayments({ ...ctx, rails: deps.rails ?? {} });
+      const worked =
+        confirmed + (await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }));
       const flowers = deps.florist
         ? await retryFlowerSubmissions({
             store: ctx.store,

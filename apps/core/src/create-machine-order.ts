@@ -27,6 +27,7 @@ import type { OrderRecord } from "./order-record.ts";
 import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
+import { paymentWorkKey } from "./payment-reconciliation.ts";
 import { consumeRate } from "./rate-limit.ts";
 import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 import type { PreparedOrder } from "./validate-order.ts";
@@ -175,6 +176,9 @@ export async function createMachineOrder(
   }
 
   const startedAt = ctx.clock.now();
+  // Noted before any money moves: if the answer of the settlement is lost (a crash, a timeout), the payment
+  // reconciler finds this order and asks the rail where the settlement stands.
+  await ctx.store.create(paymentWorkKey(record.id), { order_id: record.id });
   let mine = false;
   await updateOrder(ctx.store, record.id, ctx.clock.now, (order) => {
     // Decided afresh on every attempt: a retry after a lost race must see the winner's payment, not its own.
@@ -243,6 +247,7 @@ export async function createMachineOrder(
     }
     return order;
   });
+  if (paid.payment_status === "paid") await ctx.store.delete(paymentWorkKey(paid.id));
   if (paid.campaign && paid.payment_status === "paid") {
     // A paid campaign mails its pieces as orders of their own.
     const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());

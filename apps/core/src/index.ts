@@ -11,6 +11,7 @@ export * from "./fulfilment.ts";
 export * from "./order-record.ts";
 export * from "./order-status.ts";
 export * from "./party-view.ts";
+export * from "./payment-reconciliation.ts";
 export * from "./previews.ts";
 export * from "./quote-order.ts";
 export * from "./rate-limit.ts";

@@ -320,6 +320,80 @@ describe("concurrency and rate limits, in-process", () => {
     expect(answers.every((a) => a.status === 200 || a.status === 202)).toBe(true);
   });
 
+  it("a settlement still pending is kept, reported as settled_pending_webhook, and confirmed in the background", async () => {
+    const store = createMemoryStore();
+    const { rails } = createRails(loadConfig({ STORE: "memory", PAYMENT_RAILS: "x402" }), store);
+    const base = rails.x402!;
+    let settlements = 0;
+    let confirmAnswer: "pending" | "settled" = "pending";
+    let lost = false;
+    let lastSettlement: Awaited<ReturnType<PaymentRail["settle"]>> | undefined;
+    const pendingRail: PaymentRail = {
+      ...base,
+      async settle(payment, charge) {
+        settlements++;
+        lastSettlement = await base.settle(payment, charge);
+        if (lost) throw new Error("connection reset while settling");
+        return { ...lastSettlement, status: "pending" };
+      },
+      async confirm() {
+        return confirmAnswer === "settled" ? lastSettlement! : { status: "pending" };
+      },
+    };
+    const core = createMailpieceCore({
+      store,
+      blobs: createMemoryBlobStore(),
+      rails: { x402: pendingRail },
+      config: { settleWaitMs: 100 },
+    });
+    const app = createServerApp(core, {
+      publicUrl: "http://127.0.0.1:3000",
+      maxBodyBytes: 1 << 20,
+      logger: createLogger("silent"),
+      version: "t",
+    });
+    for (const scenario of ["pending", "lost answer"] as const) {
+      lost = scenario === "lost answer";
+      confirmAnswer = "pending";
+      settlements = 0;
+      const body = JSON.stringify(letterOrder({ letter: `Dear Grace, ${scenario} ${crypto.randomUUID()}` }));
+      const request = (headers: Record<string, string> = {}) =>
+        app.fetch(
+          new Request("http://127.0.0.1:3000/api/machine/orders", {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body,
+          }),
+        );
+      const unpaid = await request();
+      const required = JSON.parse(Buffer.from(unpaid.headers.get("PAYMENT-REQUIRED")!, "base64").toString());
+      const sign = async () =>
+        Buffer.from(JSON.stringify(await x402Fetch().client.createPaymentPayload(required))).toString(
+          "base64",
+        );
+      const first = await request({ "PAYMENT-SIGNATURE": await sign() });
+      expect(first.status).toBe(202);
+      const view = (await first.json()) as Json;
+      expect(view.payment_status).toBe("settled_pending_webhook");
+      // A retry, even with a fresh signature, is not charged again.
+      const retry = await request({ "PAYMENT-SIGNATURE": await sign() });
+      expect(retry.status).toBe(202);
+      expect(((await retry.json()) as Json).payment_status).toBe("settled_pending_webhook");
+      expect(settlements).toBe(1);
+      await core.fulfil();
+      expect((await core.getOrderStatus(view.order_id as string))?.payment_status).toBe(
+        "settled_pending_webhook",
+      );
+      confirmAnswer = "settled";
+      await core.fulfil();
+      const status = await core.getOrderStatus(view.order_id as string);
+      expect(status?.payment_status).toBe("paid");
+      expect(status?.current_step).not.toBeNull();
+      expect((await request()).status).toBe(200);
+      expect(settlements).toBe(1);
+    }
+  });
+
   it("limits unpaid creation per client IP with 429 and Retry-After", async () => {
     const store = createMemoryStore();
     const { rails } = createRails(loadConfig({ STORE: "memory" }), store);
