@@ -65,7 +65,17 @@ export function persistentSecret(config: ServerConfig, name: string): string {
   } catch {
     mkdirSync(config.dataDir, { recursive: true });
     const secret = randomBytes(32).toString("base64url");
-    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-    return readFileSync(file, "utf8").trim();
+    try {
+      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      // Another process sharing DATA_DIR wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const stored = readFileSync(file, "utf8").trim();
+      if (stored) return stored;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+    throw new Error(`${file} stays empty`);
   }
 }
