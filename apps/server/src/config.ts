@@ -6,7 +6,9 @@ export interface ServerConfig {
   port: number;
   /** Absent: the URL the server listens on. */
   publicUrl?: string;
-  store: "file" | "memory";
+  store: "file" | "memory" | "redis";
+  /** With STORE=redis: the Redis server every process shares. */
+  redisUrl: string;
   dataDir: string;
   maxBodyBytes: number;
   pdfDownloadHosts: string[];
@@ -52,8 +54,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = env.HOST?.trim() || "127.0.0.1";
   const port = integer(env, "PORT", 3000, 0, 65535);
   const store = (env.STORE?.trim() || "file") as ServerConfig["store"];
-  if (store !== "file" && store !== "memory")
-    throw new ConfigError("STORE", `must be "file" or "memory", not "${store}"`);
+  if (store !== "file" && store !== "memory" && store !== "redis") {
+    throw new ConfigError("STORE", `must be "file", "memory" or "redis", not "${store}"`);
+  }
   const logLevel = (env.LOG_LEVEL?.trim() || "info") as ServerConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
@@ -128,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     ...(publicUrl ? { publicUrl } : {}),
     store,
+    redisUrl: env.REDIS_URL?.trim() || "redis://127.0.0.1:6379",
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     pdfDownloadHosts,

@@ -6,6 +6,7 @@ import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
+import { createRedisBlobStore, createRedisStore } from "@mailpiece/store-redis";
 import {
   createFileBlobStore,
   createFileStore,
@@ -32,6 +33,13 @@ export interface RunningServer {
 /** Opens the configured stores. The file store is the embedded default; it lives under DATA_DIR. */
 export async function openStores(config: ServerConfig): Promise<{ store: Store; blobs: BlobStore }> {
   if (config.store === "memory") return { store: createMemoryStore(), blobs: createMemoryBlobStore() };
+  if (config.store === "redis") {
+    // Several server processes share one Redis: every claim, lease and compare-and-set holds across them.
+    return {
+      store: createRedisStore({ url: config.redisUrl }),
+      blobs: createRedisBlobStore({ url: config.redisUrl }),
+    };
+  }
   const store = await createFileStore({ dir: join(config.dataDir, "records") });
   try {
     const blobs = await createFileBlobStore({ dir: join(config.dataDir, "blobs") });
