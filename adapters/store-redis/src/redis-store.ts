@@ -9,8 +9,7 @@ import type {
   StoredRecord,
   WriteOptions,
 } from "@mailpiece/ports";
-import { isValidKey, PortError, systemClock } from "@mailpiece/ports";
-import { serialiseJson } from "./json-value.ts";
+import { isValidKey, PortError, serialiseJson, systemClock } from "@mailpiece/ports";
 import { createLifecycle } from "./lifecycle.ts";
 import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";
 import { openClient, type RedisConnectionOptions } from "./redis-client.ts";

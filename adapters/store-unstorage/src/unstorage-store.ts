@@ -9,9 +9,8 @@ import type {
   StoredRecord,
   WriteOptions,
 } from "@mailpiece/ports";
-import { isValidKey, PortError, systemClock } from "@mailpiece/ports";
+import { isValidKey, PortError, serialiseJson, systemClock } from "@mailpiece/ports";
 import type { Storage } from "unstorage";
-import { serialiseJson } from "./json-value.ts";
 import { createKeyMutex } from "./key-mutex.ts";
 import { createLifecycle } from "./lifecycle.ts";
 import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";

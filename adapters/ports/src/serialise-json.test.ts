@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serialiseJson } from "./json-value.ts";
+import { serialiseJson } from "./serialise-json.ts";
 
 describe("serialiseJson", () => {
   it("serialises plain JSON values as JSON.stringify does", () => {
