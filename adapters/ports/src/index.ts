@@ -6,3 +6,4 @@ export * from "./print-provider.ts";
 export * from "./runtime.ts";
 export * from "./serialise-json.ts";
 export * from "./store.ts";
+export * from "./store-kit.ts";

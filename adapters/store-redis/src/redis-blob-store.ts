@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Blob, BlobInfo, BlobStore, StoreCapabilities } from "@mailpiece/ports";
-import { isValidKey, MAX_BLOB_BYTES, PortError } from "@mailpiece/ports";
-import { createLifecycle } from "./lifecycle.ts";
-import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";
+import {
+  createStoreLifecycle,
+  invalidKeyError,
+  isValidKey,
+  MAX_BLOB_BYTES,
+  messageTag,
+  PortError,
+  storageError,
+} from "@mailpiece/ports";
 import { openClient, type RedisConnectionOptions } from "./redis-client.ts";
 
 export type RedisBlobStoreOptions = RedisConnectionOptions;
@@ -20,7 +26,7 @@ export function createRedisBlobStore(options: RedisBlobStoreOptions = {}): BlobS
   const { client, owned, prefix } = openClient(options);
   const capabilities: StoreCapabilities = { durable: true, shared: true };
   const tag = messageTag(NAME, "blob-store");
-  const life = createLifecycle(tag);
+  const life = createStoreLifecycle(tag);
   const blobPrefix = `${prefix}b:`;
 
   const assertKey = (key: unknown): string => {

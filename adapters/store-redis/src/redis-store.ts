@@ -9,9 +9,17 @@ import type {
   StoredRecord,
   WriteOptions,
 } from "@mailpiece/ports";
-import { isValidKey, PortError, serialiseJson, systemClock } from "@mailpiece/ports";
-import { createLifecycle } from "./lifecycle.ts";
-import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";
+import {
+  createStoreChecks,
+  createStoreLifecycle,
+  invalidKeyError,
+  isValidKey,
+  messageTag,
+  PortError,
+  serialiseJson,
+  storageError,
+  systemClock,
+} from "@mailpiece/ports";
 import { openClient, type RedisConnectionOptions } from "./redis-client.ts";
 import { runScript, scripts } from "./scripts.ts";
 
@@ -58,36 +66,11 @@ export function createRedisStore(options: RedisStoreOptions = {}): Store {
   }
   const capabilities: StoreCapabilities = { durable: true, shared: true };
   const tag = messageTag(NAME, "store");
-  const life = createLifecycle(tag);
+  const life = createStoreLifecycle(tag);
   const recordPrefix = `${prefix}r:`;
   const indexKey = `${prefix}index`;
 
-  const assertKey = (key: unknown): string => {
-    if (!isValidKey(key)) throw invalidKeyError(tag, key);
-    return key;
-  };
-
-  const serialise = (key: string, value: unknown): string => {
-    const result = serialiseJson(value);
-    if (!result.ok) {
-      throw new PortError(
-        "value_not_serializable",
-        `${tag} the value for ${JSON.stringify(key)} is not JSON-serialisable: it holds ${result.reason}`,
-      );
-    }
-    return result.json;
-  };
-
-  const ttlOf = (options: WriteOptions | undefined): number | undefined => {
-    const ttlMs = options?.ttlMs;
-    if (ttlMs === undefined) return undefined;
-    if (typeof ttlMs !== "number" || !Number.isFinite(ttlMs) || ttlMs < 0) {
-      throw new RangeError(
-        `${tag} ttlMs must be a finite number of milliseconds, 0 or more; got ${String(ttlMs)}`,
-      );
-    }
-    return ttlMs;
-  };
+  const { assertKey, serialise, ttlOf } = createStoreChecks(tag);
 
   const ifVersionOf = (ifVersion: number | undefined): string => {
     if (ifVersion === undefined) return "";

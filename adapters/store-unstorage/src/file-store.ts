@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
+import { messageTag, storageError } from "@mailpiece/ports";
 import { createStorage } from "unstorage";
 import { atomicFsDriver, removeTempFiles, syncDirectory } from "./atomic-fs-driver.ts";
 import type { DirLock } from "./dir-lock.ts";
 import { lockDirectory } from "./dir-lock.ts";
-import { messageTag, storageError } from "./port-errors.ts";
 import { createBlobStoreOnStorage } from "./unstorage-blob-store.ts";
 import { createUnstorageStore } from "./unstorage-store.ts";
 

@@ -1,12 +1,18 @@
 import { createHash } from "node:crypto";
 import type { Blob, BlobInfo, BlobStore, StoreCapabilities } from "@mailpiece/ports";
-import { isValidKey, MAX_BLOB_BYTES, PortError } from "@mailpiece/ports";
+import {
+  createStoreLifecycle,
+  invalidKeyError,
+  isValidKey,
+  MAX_BLOB_BYTES,
+  messageTag,
+  PortError,
+  storageError,
+} from "@mailpiece/ports";
 import type { Storage } from "unstorage";
 import type { BlobHeader } from "./blob-item.ts";
 import { decodeBlobHeader, encodeBlobItem, TYPICAL_HEADER_BYTES } from "./blob-item.ts";
 import { createKeyMutex } from "./key-mutex.ts";
-import { createLifecycle } from "./lifecycle.ts";
-import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";
 import { toStorageKey } from "./storage-key.ts";
 
 export interface UnstorageBlobStoreOptions {
@@ -43,7 +49,7 @@ export function createBlobStoreOnStorage(
   const capabilities: StoreCapabilities = { ...options.capabilities };
   const tag = messageTag(name, "blob-store");
   const mutex = createKeyMutex();
-  const life = createLifecycle(tag);
+  const life = createStoreLifecycle(tag);
 
   const assertKey = (key: unknown): string => {
     if (!isValidKey(key)) throw invalidKeyError(tag, key);

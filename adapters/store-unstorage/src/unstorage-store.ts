@@ -9,11 +9,19 @@ import type {
   StoredRecord,
   WriteOptions,
 } from "@mailpiece/ports";
-import { isValidKey, PortError, serialiseJson, systemClock } from "@mailpiece/ports";
+import {
+  createStoreChecks,
+  createStoreLifecycle,
+  invalidKeyError,
+  isValidKey,
+  messageTag,
+  PortError,
+  serialiseJson,
+  storageError,
+  systemClock,
+} from "@mailpiece/ports";
 import type { Storage } from "unstorage";
 import { createKeyMutex } from "./key-mutex.ts";
-import { createLifecycle } from "./lifecycle.ts";
-import { invalidKeyError, messageTag, storageError } from "./port-errors.ts";
 import { fromStorageKey, storageBaseFor, toStorageKey } from "./storage-key.ts";
 
 export interface UnstorageStoreOptions {
@@ -57,34 +65,9 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
   const capabilities: StoreCapabilities = { ...options.capabilities };
   const tag = messageTag(name, "store");
   const mutex = createKeyMutex();
-  const life = createLifecycle(tag);
+  const life = createStoreLifecycle(tag);
 
-  const assertKey = (key: unknown): string => {
-    if (!isValidKey(key)) throw invalidKeyError(tag, key);
-    return key;
-  };
-
-  const serialise = (key: string, value: unknown): string => {
-    const result = serialiseJson(value);
-    if (!result.ok) {
-      throw new PortError(
-        "value_not_serializable",
-        `${tag} the value for ${JSON.stringify(key)} is not JSON-serialisable: it holds ${result.reason}`,
-      );
-    }
-    return result.json;
-  };
-
-  const ttlOf = (options: WriteOptions | undefined): number | undefined => {
-    const ttlMs = options?.ttlMs;
-    if (ttlMs === undefined) return undefined;
-    if (typeof ttlMs !== "number" || !Number.isFinite(ttlMs) || ttlMs < 0) {
-      throw new RangeError(
-        `${tag} ttlMs must be a finite number of milliseconds, 0 or more; got ${String(ttlMs)}`,
-      );
-    }
-    return ttlMs;
-  };
+  const { assertKey, serialise, ttlOf } = createStoreChecks(tag);
 
   const isLive = (envelope: Envelope): boolean =>
     envelope.expiresAt === undefined || clock.now() < envelope.expiresAt;
