@@ -16,7 +16,6 @@ import {
   isValidKey,
   messageTag,
   PortError,
-  serialiseJson,
   storageError,
   systemClock,
 } from "@mailpiece/ports";
