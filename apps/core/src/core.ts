@@ -194,6 +194,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
             clock: ctx.clock,
             ids: ctx.ids,
             florist: deps.florist,
+            unpaidRateLimit: config.unpaidRateLimit,
           }),
         }
       : {}),

@@ -29,6 +29,7 @@ import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { paymentWorkKey } from "./payment-reconciliation.ts";
 import { consumeRate } from "./rate-limit.ts";
+import { requestIdOf } from "./request-id.ts";
 import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 import type { PreparedOrder } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
@@ -49,7 +50,7 @@ export interface CreateOrderInput {
   rail: PaymentRail;
   /** Who is asking, for the unpaid-creation rate limit (the client IP). */
   clientKey: string;
-  /** Absolute URL of the create endpoint, bound into the challenge. */
+  /** Absolute URL of the create endpoint; each charge names the order under it (`<resourceUrl>/<order id>`). */
   resourceUrl: string;
 }
 
@@ -76,12 +77,6 @@ function hasCredential(headers: Headers): boolean {
   return headers.has("payment-signature") || /^\s*payment\s/i.test(headers.get("authorization") ?? "");
 }
 
-function requestIdOf(body: unknown): string | undefined {
-  const value =
-    typeof body === "object" && body !== null ? (body as Record<string, unknown>).request_id : undefined;
-  return typeof value === "string" && value.length > 0 && value.length <= 100 ? value : undefined;
-}
-
 /**
  * Creates (or resumes) a machine order and takes its payment, so that no retry, race or crash charges twice:
  * the request_id is claimed atomically, a payment credential's replay key is claimed before settling, the order is
@@ -91,6 +86,13 @@ export async function createMachineOrder(
   ctx: OrderContext,
   input: CreateOrderInput,
 ): Promise<CreateOrderOutcome> {
+  const outcome = await createOrPay(ctx, input);
+  // A client sees the request_id it asked with, never the others collapsed onto the same order.
+  if ("order" in outcome) return { ...outcome, order: scopedView(outcome.order, requestIdOf(input.body)) };
+  return outcome;
+}
+
+async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<CreateOrderOutcome> {
   const fingerprint = fingerprintBytes(input.raw);
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
@@ -111,6 +113,20 @@ export async function createMachineOrder(
   if (seen?.kind === "conflict") return conflict(requestId);
   const open = async () => known ?? (await openOrder(ctx, prepared, fingerprint));
 
+  // A request that would store a new order counts against its client's unpaid-creation limit, whatever payment
+  // header it carries: a credential can only pay an order whose challenge was issued, so one sent with a new
+  // request_id pays nothing and must not open a way around the limit.
+  if (!known) {
+    const rate = await consumeRate(
+      ctx.store,
+      "unpaid",
+      input.clientKey,
+      ctx.config.unpaidRateLimit,
+      ctx.clock.now(),
+    );
+    if (!rate.allowed) return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+  }
+
   let credential: ReturnType<PaymentRail["readCredential"]>;
   try {
     credential = input.rail.readCredential(input.headers);
@@ -122,14 +138,6 @@ export async function createMachineOrder(
   }
 
   if (!credential) {
-    const rate = await consumeRate(
-      ctx.store,
-      "unpaid",
-      input.clientKey,
-      ctx.config.unpaidRateLimit,
-      ctx.clock.now(),
-    );
-    if (!rate.allowed) return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
     const opened = await open();
     if (opened === "conflict") return conflict(requestId);
     if (PAID_LIKE.has(opened.payment_status)) return settledAnswer(ctx, opened.id);
@@ -290,7 +298,8 @@ function chargeFor(record: OrderRecord, resourceUrl: string): Charge {
   return {
     amount_cents: record.quote.price_cents,
     currency: "usd",
-    resource_url: resourceUrl,
+    // The order's own URL: a payment signed for one order names it, and cannot pay another at the same price.
+    resource_url: `${resourceUrl}/${record.id}`,
     description: `Mailpiece ${record.order.mailpiece_type}, ${record.document.page_count} page${record.document.page_count === 1 ? "" : "s"}, order ${record.id}`,
     order_ref: record.id,
   };
@@ -392,7 +401,8 @@ async function openOrder(
     if (
       existing &&
       existing.value.payment_status === "unpaid" &&
-      existing.value.status === "awaiting_payment"
+      existing.value.status === "awaiting_payment" &&
+      existing.value.request_ids.length < MAX_REQUEST_IDS_PER_ORDER
     ) {
       const claim = await claimRequest(ctx.store, {
         request_id: order.request_id,
@@ -451,13 +461,33 @@ async function openOrder(
     return (await loadOrder(ctx.store, claim.claim.order_id))!.value;
   }
   await ctx.store.create(aliasKey(order.request_id), { order_id: id });
+  if (draft.kind === "duplicate") {
+    // The earlier draft is full, paid or gone: later duplicates collapse onto this order instead.
+    await ctx.store.put(
+      draftKeyOf(draftKey),
+      { draft_key: draftKey, order_id: id, request_id: order.request_id, claimed_at: now },
+      { ttlMs: ctx.config.draftTtlMs },
+    );
+  }
   return record;
 }
 
-/** Status by order_id or any aliased request_id. */
+/** Status by order_id or any aliased request_id; the view names only the request_id asked with. */
 export async function getOrderStatus(ctx: OrderContext, id: string): Promise<OrderStatusView | undefined> {
   const found = await findOrder(ctx.store, id);
-  return found ? orderStatusView(found.value) : undefined;
+  return found ? scopedView(orderStatusView(found.value), id) : undefined;
+}
+
+/**
+ * How many request_ids may collapse onto one unpaid order. Recent unpaid duplicates (the same letter to the same
+ * people under a new request_id) join the earlier order; past this many, a duplicate opens an order of its own, so
+ * no record grows without bound.
+ */
+export const MAX_REQUEST_IDS_PER_ORDER = 20;
+
+function scopedView(view: OrderStatusView, askedWith: string | undefined): OrderStatusView {
+  const own = askedWith !== undefined && view.request_ids.includes(askedWith);
+  return { ...view, request_ids: own ? [askedWith] : [] };
 }
 
 /** 409 for validate: the request_id is bound to another body. */

@@ -195,7 +195,14 @@ async function inspect(
   config: CoreConfig,
   cache?: DocumentCache<ResolvedDocument>,
 ): Promise<DocumentResolution> {
-  const key = `pdf:${order.mailpiece_type}:${createHash("sha256").update(bytes).digest("hex")}`;
+  // Keyed by everything the checks read: a postcard that fits one size's canvas does not fit another's.
+  const key = [
+    "pdf",
+    order.mailpiece_type,
+    order.postcard_size ?? "-",
+    config.maxPdfPages,
+    createHash("sha256").update(bytes).digest("hex"),
+  ].join(":");
   const cached = config.cacheBytes > 0 ? cache?.get(key) : undefined;
   if (cached) return { ok: true, document: cached };
   try {

@@ -120,8 +120,22 @@ async function mppPay(challenge: PaymentChallenge, token = "tok_test_visa"): Pro
   return new Headers({ authorization: await mpp.createCredential(response) });
 }
 
-function create(ctx: FlowerContext, rail: PaymentRail, raw: string, headers = new Headers()) {
-  return createFlowerLetter(ctx, { raw, body: JSON.parse(raw), headers, rail, resourceUrl: RESOURCE });
+/** Each call comes from a client of its own unless `clientKey` says otherwise, so only the limit's tests meet it. */
+function create(
+  ctx: FlowerContext,
+  rail: PaymentRail,
+  raw: string,
+  headers = new Headers(),
+  clientKey: string = crypto.randomUUID(),
+) {
+  return createFlowerLetter(ctx, {
+    raw,
+    body: JSON.parse(raw),
+    headers,
+    rail,
+    clientKey,
+    resourceUrl: RESOURCE,
+  });
 }
 
 function expectKind<K extends FlowerCreateOutcome["kind"]>(
@@ -438,13 +452,57 @@ describe("createFlowerLetter with x402", () => {
     expectKind(await create(ctx, rail, first, headers), "accepted");
     const other = letter();
     const replayed = expectKind(await create(ctx, rail, JSON.stringify(other), headers), "payment_required");
-    // Refused by the replay claim, or earlier by the facilitator that knows the nonce is spent.
-    expect(["payment_replayed", "verification_failed"]).toContain(replayed.error?.code);
+    // The credential names the order it was signed for, so it is refused before the facilitator is asked.
+    expect(replayed.error?.code).toBe("payment_mismatch");
     expect(counter.settlements).toBe(1);
     expect(await getFlowerLetter(ctx, other.request_id as string)).toMatchObject({
       payment_status: "unpaid",
     });
     expect(await floristOrders(store)).toBe(1);
+  });
+
+  it("refuses an x402 payment signed for one flower letter when it is sent for another at the same price", async () => {
+    const { ctx, store } = setup();
+    const { rail, counter } = x402Rail();
+    const a = JSON.stringify(letter());
+    const b = JSON.stringify(letter());
+    const unpaidA = expectKind(await create(ctx, rail, a), "payment_required");
+    const unpaidB = expectKind(await create(ctx, rail, b), "payment_required");
+    expect(unpaidB.order.quote.total_cents).toBe(unpaidA.order.quote.total_cents);
+    const signedForA = await x402Pay(unpaidA.challenge);
+    const refused = expectKind(await create(ctx, rail, b, signedForA), "payment_required");
+    expect(refused.error?.code).toBe("payment_mismatch");
+    expect(counter.settlements).toBe(0);
+    // A's own retry still pays A.
+    expectKind(await create(ctx, rail, a, signedForA), "accepted");
+    expect(counter.settlements).toBe(1);
+    expect(await floristOrders(store)).toBe(1);
+  });
+
+  it("counts new flower letters against the client's unpaid limit, garbage payment headers included", async () => {
+    const { ctx, store } = setup();
+    ctx.unpaidRateLimit = { limit: 3, windowMs: 60 * 60 * 1000 };
+    const { rail } = x402Rail();
+    const client = "198.51.100.7";
+    const garbage = new Headers({ "payment-signature": "bm90IGEgcGF5bWVudA==" });
+    const answers = [];
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        await create(ctx, rail, JSON.stringify(letter()), i % 2 ? garbage : new Headers(), client),
+      );
+    expect(answers.map((a) => a.kind)).toEqual([
+      "payment_required",
+      "payment_required",
+      "payment_required",
+      "rate_limited",
+      "rate_limited",
+    ]);
+    expect(await flowerLetters(store)).toBe(3);
+    // Another client is not held back, and the identical retry of a stored letter is not a new creation.
+    expectKind(
+      await create(ctx, rail, JSON.stringify(letter()), new Headers(), "198.51.100.8"),
+      "payment_required",
+    );
   });
 
   it("charges the price of the 402 even when the florist's price has moved since", async () => {

@@ -30,6 +30,9 @@ import {
   PaymentError,
   PortError,
 } from "@mailpiece/ports";
+import type { RateLimit } from "./rate-limit.ts";
+import { consumeRate } from "./rate-limit.ts";
+import { requestIdOf } from "./request-id.ts";
 
 /** What the flower-letter use cases work with. */
 export interface FlowerContext {
@@ -43,6 +46,8 @@ export interface FlowerContext {
   replayClaimTtlMs?: number;
   /** How long a retry waits for a settlement in flight before answering 202; default 10 s. */
   settleWaitMs?: number;
+  /** Unpaid creations per client, shared with machine orders; default 10 per hour. */
+  unpaidRateLimit?: RateLimit;
 }
 
 /** Where a flower letter stands with its money. */
@@ -169,7 +174,9 @@ export interface FlowerCreateInput {
   body: unknown;
   headers: Headers;
   rail: PaymentRail;
-  /** Absolute URL of the create endpoint, bound into the challenge. */
+  /** Who is asking, for the unpaid-creation limit (the client IP). */
+  clientKey: string;
+  /** Absolute URL of the create endpoint; each charge names the order under it (`<resourceUrl>/<order id>`). */
   resourceUrl: string;
 }
 
@@ -178,6 +185,8 @@ export type FlowerCreateOutcome =
   | { kind: "invalid"; issues: Issue[] }
   /** 409: the request_id was used with another body. */
   | { kind: "conflict"; code: "request_id_conflict"; message: string }
+  /** 429: too many unpaid flower letters from this client; nothing was stored. */
+  | { kind: "rate_limited"; retryAfterSeconds: number }
   /** 402: pay this challenge; `error` says why a credential sent was refused. */
   | {
       kind: "payment_required";
@@ -192,6 +201,7 @@ export type FlowerCreateOutcome =
 
 const DEFAULT_REPLAY_CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const DEFAULT_SETTLE_WAIT_MS = 10_000;
+const DEFAULT_UNPAID_RATE_LIMIT: RateLimit = { limit: 10, windowMs: 60 * 60 * 1000 };
 const PAID_LIKE: ReadonlySet<FlowerPaymentStatus> = new Set(["paid", "settled_pending_webhook", "settling"]);
 
 export const flowerLetterKey = (id: string) => `flower-letters:${id}`;
@@ -259,6 +269,18 @@ export async function createFlowerLetter(
   const quote = priced?.ok ? priced.quote : undefined;
   const open = async () =>
     known ?? (await openFlowerLetter(ctx, request, available.product, quote, fingerprint));
+  // A request that would store a new flower letter counts against its client's unpaid-creation limit, whatever
+  // payment header it carries (a credential can only pay an order whose challenge was issued).
+  if (!known) {
+    const rate = await consumeRate(
+      ctx.store,
+      "unpaid",
+      input.clientKey,
+      ctx.unpaidRateLimit ?? DEFAULT_UNPAID_RATE_LIMIT,
+      ctx.clock.now(),
+    );
+    if (!rate.allowed) return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+  }
 
   let credential: ReturnType<PaymentRail["readCredential"]>;
   try {
@@ -643,12 +665,6 @@ async function openFlowerLetter(
 // ---------------------------------------------------------------------------------------------------------------
 // Paying
 
-function requestIdOf(body: unknown): string | undefined {
-  const value =
-    typeof body === "object" && body !== null ? (body as Record<string, unknown>).request_id : undefined;
-  return typeof value === "string" && value.length > 0 && value.length <= 100 ? value : undefined;
-}
-
 function conflict(requestId: string): FlowerCreateOutcome {
   return {
     kind: "conflict",
@@ -661,7 +677,8 @@ function chargeFor(record: FlowerOrderRecord, resourceUrl: string): Charge {
   return {
     amount_cents: record.quote.total_cents,
     currency: "usd",
-    resource_url: resourceUrl,
+    // The order's own URL: a payment signed for one order names it, and cannot pay another at the same price.
+    resource_url: `${resourceUrl}/${record.id}`,
     description: `Mailpiece flower letter: ${record.product.name}, delivered to ${record.request.zipcode} on ${record.request.delivery_date}, order ${record.id}`,
     order_ref: record.id,
   };

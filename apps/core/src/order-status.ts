@@ -5,7 +5,7 @@ import type { OrderRecord, StatusStep } from "./order-record.ts";
 export interface OrderStatusView {
   object: "order_status";
   order_id: string;
-  /** Every request_id that resolves to this order. */
+  /** The request_id this view was asked with (by create or status); empty when asked by order_id. */
   request_ids: string[];
   /** awaiting_payment, then the order statuses of spec 3 (queued ... delivered). */
   status: string;

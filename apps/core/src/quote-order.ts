@@ -18,7 +18,17 @@ export interface QuoteView {
 
 export type QuoteOutcome = { ok: true; quote: QuoteView } | { ok: false; issues: Issue[] };
 
-export function quoteInputFor(order: NormalizedOrder, recipient: Party, pageCount: number): QuoteInput {
+/**
+ * The pricing input of one mailpiece. Postcards are posted by their production route, whatever the return address
+ * says: a card with a return address abroad goes to the second provider rather than being refused, so the origin
+ * is the book's own.
+ */
+export function quoteInputFor(
+  order: NormalizedOrder,
+  recipient: Party,
+  pageCount: number,
+  originCountry?: string,
+): QuoteInput {
   const o = order.options;
   return {
     mailpiece_type: order.mailpiece_type,
@@ -33,7 +43,10 @@ export function quoteInputFor(order: NormalizedOrder, recipient: Party, pageCoun
     restricted_delivery: o.restricted_delivery,
     signature_required: o.signature_required,
     destination_country: recipient.country,
-    origin_country: order.sender.country,
+    origin_country:
+      order.mailpiece_type === "postcard" && originCountry !== undefined
+        ? originCountry
+        : order.sender.country,
   };
 }
 
@@ -46,7 +59,7 @@ export function quoteOrder(
   documentPath: string,
 ): QuoteOutcome {
   try {
-    const q = quote(quoteInputFor(order, recipient, pageCount), {
+    const q = quote(quoteInputFor(order, recipient, pageCount, config.priceBook.origin_country), {
       book: config.priceBook,
       bounds: config.bounds,
     });

@@ -32,6 +32,9 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   const openapi = buildOpenApi({ publicUrl, maxBodyBytes: options.maxBodyBytes, rails: core.rails });
   const openapiText = JSON.stringify(openapi);
 
+  const clientKeyOf = (event: H3Event) =>
+    getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown";
+
   const app = new H3({
     onError(error) {
       if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
@@ -145,7 +148,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       body: body.value,
       headers: event.req.headers,
       rail,
-      clientKey: getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown",
+      clientKey: clientKeyOf(event),
       resourceUrl: `${publicUrl}${family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders"}`,
     });
     return withCors(createResponse(outcome, publicUrl, family, (sha) => core.previewPath(sha)));
@@ -195,6 +198,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         body: body.value,
         headers: event.req.headers,
         rail,
+        clientKey: clientKeyOf(event),
         resourceUrl: `${publicUrl}${base}`,
       }),
     );
@@ -208,6 +212,8 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         return withCors(validationFailed(outcome.issues));
       case "conflict":
         return withCors(errorResponse(409, outcome.code, outcome.message));
+      case "rate_limited":
+        return withCors(rateLimited(outcome.retryAfterSeconds, "unpaid flower letters"));
       case "payment_required": {
         const headers = new Headers({ "content-type": outcome.challenge.contentType });
         for (const [name, value] of Object.entries(outcome.challenge.headers)) {
@@ -383,15 +389,7 @@ function createResponse(
     case "conflict":
       return errorResponse(409, outcome.code, outcome.message);
     case "rate_limited":
-      return errorResponse(
-        429,
-        "rate_limited",
-        `Too many unpaid orders from this client; try again in ${outcome.retryAfterSeconds} s.`,
-        {
-          headers: { "retry-after": String(outcome.retryAfterSeconds) },
-          retry_after_seconds: outcome.retryAfterSeconds,
-        },
-      );
+      return rateLimited(outcome.retryAfterSeconds, "unpaid orders");
     case "payment_required": {
       const headers = new Headers({ "content-type": outcome.challenge.contentType });
       for (const [name, value] of Object.entries(outcome.challenge.headers)) {
@@ -422,6 +420,19 @@ function createResponse(
       );
     }
   }
+}
+
+/** 429 with Retry-After: the client passed one of its per-IP limits. */
+function rateLimited(retryAfterSeconds: number, what: string): Response {
+  return errorResponse(
+    429,
+    "rate_limited",
+    `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
+    {
+      headers: { "retry-after": String(retryAfterSeconds) },
+      retry_after_seconds: retryAfterSeconds,
+    },
+  );
 }
 
 /** Runs a florist call; an unreachable florist is 503 with nothing stored. */

@@ -179,7 +179,10 @@ export const OrderStatus = Type.Object(
   {
     object: Type.Literal("order_status"),
     order_id: Type.String({ format: "uuid" }),
-    request_ids: Type.Array(Type.String(), { description: "Every request_id that resolves to this order." }),
+    request_ids: Type.Array(Type.String(), {
+      description:
+        "The request_id this answer was asked with (create, or status by request_id); empty when asked by order_id. Other request_ids collapsed onto the same order are never shown.",
+    }),
     status: Type.String({ description: "awaiting_payment, then the order statuses (queued ... delivered)." }),
     payment_status: Type.Union([
       Type.Literal("unpaid"),

@@ -1,0 +1,58 @@
+import { letterOrder, makePdf, pdfDataUrl } from "@mailpiece/conformance";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { describe, expect, it } from "vitest";
+import { createMailpieceCore } from "./core.ts";
+
+const postcard = (size: string, pdf: string, overrides: Record<string, unknown> = {}) =>
+  letterOrder({ letter: undefined, mailpiece_type: "postcard", postcard_size: size, pdf, ...overrides });
+
+describe("the document preflight cache", () => {
+  it("keys a postcard check by its size: a 4x6 card that passed is refused as 6x9", async () => {
+    const core = createMailpieceCore({ store: createMemoryStore(), blobs: createMemoryBlobStore() });
+    try {
+      const card = pdfDataUrl(await makePdf(2, [450, 306]));
+      const asFourBySix = await core.validateOrder({ body: postcard("4x6", card) });
+      expect(asFourBySix.ok).toBe(true);
+      const asSixByNine = await core.validateOrder({ body: postcard("6x9", card) });
+      expect(asSixByNine.ok).toBe(false);
+      expect(asSixByNine.issues?.[0]).toMatchObject({ path: "pdf" });
+      // And the other way round, with the 6x9 canvas checked first.
+      const big = pdfDataUrl(await makePdf(2, [666, 450]));
+      expect((await core.validateOrder({ body: postcard("6x9", big) })).ok).toBe(true);
+      expect((await core.validateOrder({ body: postcard("4x6", big) })).ok).toBe(false);
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+});
+
+describe("postcard routes", () => {
+  it("routes a postcard with a return address outside the US to the second provider instead of refusing it", async () => {
+    const core = createMailpieceCore({ store: createMemoryStore(), blobs: createMemoryBlobStore() });
+    try {
+      const card = pdfDataUrl(await makePdf(2, [450, 306]));
+      const outcome = await core.validateOrder({
+        body: postcard("4x6", card, {
+          sender_address_manual: {
+            line1: "10 Downing Street",
+            city: "London",
+            zip: "SW1A 2AA",
+            countryCode: "GB",
+          },
+          recipient_address_manual: {
+            line1: "Unter den Linden 77",
+            city: "Berlin",
+            zip: "10117",
+            countryCode: "DE",
+          },
+        }),
+      });
+      expect(outcome.issues).toBeUndefined();
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok || outcome.view.object !== "order_validation") return;
+      expect(outcome.view.postcard_route?.route).toBe("international_second");
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+});
