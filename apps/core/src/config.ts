@@ -1,5 +1,6 @@
 import type { PriceBook, QuoteBounds } from "@mailpiece/pricing";
 import { DEFAULT_PRICE_BOOK, MACHINE_ORDER_BOUNDS } from "@mailpiece/pricing";
+import type { RateLimit } from "./rate-limit.ts";
 
 /** What an operator may tune; every field has a safe default. */
 export interface CoreConfig {
@@ -26,6 +27,10 @@ export interface CoreConfig {
   previewTtlMs: number;
   /** How long an upload token can be filled and then used. */
   uploadTtlMs: number;
+  /** Upload slots one client may open, and the bytes it may declare, per window. */
+  uploadLimits: { slots: RateLimit; bytes: RateLimit };
+  /** Validations one client may ask for per window, counted in each process: generous for agents, a bound for floods. */
+  validateRateLimit: RateLimit;
   /** Bytes of prepared documents kept in memory by content (0: none). */
   cacheBytes: number;
 }
@@ -43,6 +48,11 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     draftTtlMs: 24 * 60 * 60 * 1000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
+    uploadLimits: {
+      slots: { limit: 30, windowMs: 60 * 60 * 1000 },
+      bytes: { limit: 1024 * 1024 * 1024, windowMs: 60 * 60 * 1000 },
+    },
+    validateRateLimit: { limit: 600, windowMs: 60 * 1000 },
     cacheBytes: 64 * 1024 * 1024,
     ...overrides,
   };

@@ -40,8 +40,9 @@ import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { reconcilePayments } from "./payment-reconciliation.ts";
 import { createPreviewSigner } from "./previews.ts";
-import type { UploadSlot } from "./uploads.ts";
-import { createUpload, fillUpload } from "./uploads.ts";
+import { createLocalRateLimiter } from "./rate-limit.ts";
+import type { UploadSlotOutcome } from "./uploads.ts";
+import { fillUpload, openUploadSlot } from "./uploads.ts";
 import type { ValidateOrderOutcome } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
 
@@ -63,11 +64,19 @@ export interface CoreDeps {
   fetchDocument?: (url: string) => Promise<Uint8Array>;
 }
 
-export type ValidateInput = { body: unknown; raw?: Uint8Array | string };
+export type ValidateInput = {
+  body: unknown;
+  raw?: Uint8Array | string;
+  /** Who is asking (the client IP), for the per-client validate limit; absent: not limited. */
+  clientKey?: string;
+};
+/** The client passed its validate limit; nothing was checked. */
+export type RateLimited = { ok: false; rateLimited: { retryAfterSeconds: number }; issues?: undefined };
 export type ValidateOutcome =
   | ValidateOrderOutcome
   | { ok: true; view: CampaignValidationView }
-  | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined };
+  | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
+  | RateLimited;
 
 /** The use cases every surface shares. Surfaces map them to HTTP or JSON-RPC; they add no rules of their own. */
 export interface MailpieceCore {
@@ -90,6 +99,7 @@ export interface MailpieceCore {
     ): Promise<
       | Awaited<ReturnType<typeof validateFlowerLetter>>
       | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
+      | RateLimited
     >;
     create(input: FlowerCreateInput): Promise<FlowerCreateOutcome>;
     get(id: string): Promise<FlowerOrderView | undefined>;
@@ -106,12 +116,14 @@ export interface MailpieceCore {
   }): { ok: true; forms: unknown[]; next_cursor: string | null } | { ok: false; message: string };
   /** A workflow's live schema by slug or alias. */
   formSchema(slug: string): unknown | undefined;
-  /** Opens an upload slot for a PDF (spec 1: svc.create_pdf_upload). */
+  /** Opens an upload slot for a PDF (spec 1: svc.create_pdf_upload), within the client's upload budget. */
   createUpload(input: {
     file_name: string;
     content_type: string;
     content_length: number;
-  }): Promise<UploadSlot>;
+    /** Who is asking (the client IP), for the per-client slot and byte budgets. */
+    clientKey: string;
+  }): Promise<UploadSlotOutcome>;
   /** Fills an upload slot with the PDF bytes, once. */
   fillUpload(token: string, bytes: Uint8Array): ReturnType<typeof fillUpload>;
   /** A signed, short-lived link path for a stored document, when previews are configured. */
@@ -141,12 +153,21 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
   };
-  /** Content hashes known to be in the blob store, so repeated validations skip the lookup. */
-  const _storedBlobs = new Set<string>();
+  /** Validation is free and stores nothing, but it is work: each client has a generous limit of its own. */
+  const validations = createLocalRateLimiter(config.validateRateLimit);
+  const validateLimit = async (clientKey: string | undefined): Promise<RateLimited | undefined> => {
+    if (clientKey === undefined) return undefined;
+    const rate = validations.consume(clientKey, ctx.clock.now());
+    return rate.allowed
+      ? undefined
+      : { ok: false, rateLimited: { retryAfterSeconds: rate.retryAfterSeconds } };
+  };
   return {
     ...ctx,
     rails: deps.rails ?? {},
-    async validateOrder({ body, raw }) {
+    async validateOrder({ body, raw, clientKey }) {
+      const limited = await validateLimit(clientKey);
+      if (limited) return limited;
       const checked = validateOrderRequest(body);
       if (checked.ok && checked.order.bulk) {
         const campaign = await validateCampaign(checked.order, ctx, checked.warnings);
@@ -189,7 +210,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     ...(deps.florist
       ? {
-          flowers: flowerUseCases({
+          flowers: flowerUseCases(validateLimit, {
             store: ctx.store,
             clock: ctx.clock,
             ids: ctx.ids,
@@ -231,10 +252,11 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     getOrderStatus: (id) => getOrderStatus(ctx, id),
     createUpload: (input) =>
-      createUpload(ctx.store, ctx.clock, {
+      openUploadSlot(ctx.store, ctx.clock, {
         ...input,
         maxBytes: config.maxPdfBytes,
         ttlMs: config.uploadTtlMs,
+        limits: config.uploadLimits,
       }),
     fillUpload: (token, bytes) => fillUpload(ctx.store, ctx.blobs, ctx.clock, token, bytes),
     previewPath: (sha256) => signer?.sign(sha256, ctx.clock.now()).path,
@@ -251,9 +273,14 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   };
 }
 
-function flowerUseCases(ctx: FlowerContext): NonNullable<MailpieceCore["flowers"]> {
+function flowerUseCases(
+  validateLimit: (clientKey: string | undefined) => Promise<RateLimited | undefined>,
+  ctx: FlowerContext,
+): NonNullable<MailpieceCore["flowers"]> {
   return {
-    async validate({ body, raw }) {
+    async validate({ body, raw, clientKey }) {
+      const limited = await validateLimit(clientKey);
+      if (limited) return limited;
       const outcome = await validateFlowerLetter(ctx, body);
       if (
         outcome.ok &&

@@ -1,10 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
+import { displayName } from "./display-name.ts";
+import type { RateLimit } from "./rate-limit.ts";
+import { consumeRate } from "./rate-limit.ts";
 
 /** An upload slot: created first (size and type declared), then filled once with the PDF bytes. */
 export interface UploadRecord {
   state: "pending" | "uploaded";
+  /** The name the client gave, cleaned for display (see displayName); never used as a path. */
   file_name: string;
   content_type: string;
   max_bytes: number;
@@ -36,6 +40,43 @@ export type UploadError =
 /** Tokens are bearer secrets: only their SHA-256 is kept. */
 const keyOf = (token: string) => `uploads:${createHash("sha256").update(token).digest("hex")}`;
 
+/** What one client may open in upload slots: slots per window, and declared bytes per window. */
+export interface UploadLimits {
+  slots: RateLimit;
+  bytes: RateLimit;
+}
+
+export type UploadSlotOutcome =
+  | { ok: true; slot: UploadSlot }
+  /** The client opened too many slots, or declared too many bytes, in the window; nothing was stored. */
+  | { ok: false; error: "rate_limited"; retryAfterSeconds: number };
+
+/**
+ * Opens an upload slot for a client. Slots are stored for anyone who asks, so each client has a budget of slots
+ * and of declared bytes per window; the file name is kept as a cleaned display name, never as a path.
+ */
+export async function openUploadSlot(
+  store: Store,
+  clock: Clock,
+  input: {
+    file_name: string;
+    content_type: string;
+    content_length: number;
+    maxBytes: number;
+    ttlMs: number;
+    clientKey: string;
+    limits: UploadLimits;
+  },
+): Promise<UploadSlotOutcome> {
+  const declared = Math.min(input.maxBytes, Math.max(1, input.content_length));
+  const now = clock.now();
+  const slots = await consumeRate(store, "upload-slots", input.clientKey, input.limits.slots, now);
+  if (!slots.allowed) return { ok: false, error: "rate_limited", retryAfterSeconds: slots.retryAfterSeconds };
+  const bytes = await consumeRate(store, "upload-bytes", input.clientKey, input.limits.bytes, now, declared);
+  if (!bytes.allowed) return { ok: false, error: "rate_limited", retryAfterSeconds: bytes.retryAfterSeconds };
+  return { ok: true, slot: await createUpload(store, clock, input) };
+}
+
 export async function createUpload(
   store: Store,
   clock: Clock,
@@ -46,7 +87,7 @@ export async function createUpload(
   const maxBytes = Math.min(input.maxBytes, Math.max(1, input.content_length));
   const record: UploadRecord = {
     state: "pending",
-    file_name: input.file_name,
+    file_name: displayName(input.file_name),
     content_type: input.content_type,
     max_bytes: maxBytes,
     created_at: now,

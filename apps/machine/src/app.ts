@@ -52,8 +52,14 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   const validate = async (event: H3Event) => {
     const body = await readJsonBody(event.req, options.maxBodyBytes);
     if (!body.ok) return withCors(body.response);
-    const outcome = await core.validateOrder({ body: body.value, raw: body.raw });
+    const outcome = await core.validateOrder({
+      body: body.value,
+      raw: body.raw,
+      clientKey: clientKeyOf(event),
+    });
     if (!outcome.ok) {
+      if ("rateLimited" in outcome)
+        return withCors(rateLimited(outcome.rateLimited.retryAfterSeconds, "validations"));
       if ("conflict" in outcome && outcome.conflict) {
         return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
       }
@@ -75,8 +81,9 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       const issues = uploadRequestIssues(body.value);
       if (issues.length > 0) return withCors(validationFailed(issues));
       const v = body.value as { file_name: string; content_type: string; content_length: number };
-      const slot = await core.createUpload(v);
-      const { upload_path, ...rest } = slot;
+      const opened = await core.createUpload({ ...v, clientKey: clientKeyOf(event) });
+      if (!opened.ok) return withCors(rateLimited(opened.retryAfterSeconds, "uploads"));
+      const { upload_path, ...rest } = opened.slot;
       return withCors(Response.json({ ...rest, upload_url: `${publicUrl}${upload_path}` }, { status: 201 }));
     }
     if (!type.startsWith("multipart/form-data")) {
@@ -92,12 +99,14 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     if (!file.ok) return withCors(file.response);
     let slotToken = token;
     if (!slotToken) {
-      const slot = await core.createUpload({
+      const opened = await core.createUpload({
         file_name: file.name,
         content_type: "application/pdf",
         content_length: file.bytes.byteLength,
+        clientKey: clientKeyOf(event),
       });
-      slotToken = slot.upload_token;
+      if (!opened.ok) return withCors(rateLimited(opened.retryAfterSeconds, "uploads"));
+      slotToken = opened.slot.upload_token;
     }
     const filled = await core.fillUpload(slotToken, file.bytes);
     if (!filled.ok) {
@@ -172,9 +181,13 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     if (!flowers) return noFlorist();
     const body = await readJsonBody(event.req, 256 * 1024);
     if (!body.ok) return withCors(body.response);
-    const outcome = await floristCall(() => flowers.validate({ body: body.value, raw: body.raw }));
+    const outcome = await floristCall(() =>
+      flowers.validate({ body: body.value, raw: body.raw, clientKey: clientKeyOf(event) }),
+    );
     if (outcome instanceof Response) return withCors(outcome);
     if (!outcome.ok) {
+      if ("rateLimited" in outcome)
+        return withCors(rateLimited(outcome.rateLimited.retryAfterSeconds, "validations"));
       if ("conflict" in outcome && outcome.conflict) {
         return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
       }

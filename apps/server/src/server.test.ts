@@ -48,6 +48,7 @@ describe("over HTTP", () => {
         MAX_BODY_BYTES: String(LIMIT),
         LOG_LEVEL: "silent",
         UNPAID_ORDERS_PER_HOUR: "1000",
+        VALIDATE_PER_MINUTE: "100000",
       }),
     );
   });

@@ -85,6 +85,11 @@ export async function startServer(
       pdfDownloadHosts: config.pdfDownloadHosts,
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
+      validateRateLimit: { limit: config.validatePerMinute, windowMs: 60 * 1000 },
+      uploadLimits: {
+        slots: { limit: config.uploadsPerHour, windowMs: 60 * 60 * 1000 },
+        bytes: { limit: config.uploadBytesPerHour, windowMs: 60 * 60 * 1000 },
+      },
     },
   });
   let app: ReturnType<typeof createServerApp> | undefined;
