@@ -5,9 +5,11 @@ import type { ResolvedAddress } from "./resolve-addresses.ts";
 
 /**
  * Opens a verified TLS connection to one of `addresses`, tried in order; nothing else is resolved or dialled. The
- * socket goes to the IP address itself while SNI and certificate verification use the host name of the URL (no SNI
- * for IP-literal hosts). Certificates are always verified, whatever the environment says. `ca`, when given,
- * replaces the trusted roots. When no address gives a verified connection: `connection_failed` with the last cause.
+ * socket goes to the IP address itself while SNI and certificate verification use the host name of the URL.
+ * Certificates are always verified, whatever the environment says. `ca`, when given, replaces the trusted roots.
+ * When no address gives a verified connection: `connection_failed` with the last cause. The message names the
+ * failure by its error code only (`ECONNREFUSED`, `CERT_HAS_EXPIRED`): the messages of socket errors carry the
+ * address dialled, and this one reaches the client.
  */
 export async function connectTls(
   addresses: readonly ResolvedAddress[],
@@ -24,8 +26,7 @@ export async function connectTls(
       lastError = error;
     }
   }
-  const reason = lastError instanceof Error ? `: ${lastError.message}` : "";
-  throw new FetchError("connection_failed", `could not connect to ${target.hostname}${reason}`, {
+  throw new FetchError("connection_failed", `could not connect to ${target.hostname}${reasonOf(lastError)}`, {
     url: target.url.href,
     cause: lastError,
   });
@@ -42,7 +43,7 @@ function connectOnce(
     const socket = connect({
       host: address.address,
       port: target.port,
-      ...(target.ipLiteral ? {} : { servername: target.hostname }),
+      servername: target.hostname,
       ...(ca === undefined ? {} : { ca: [...ca] }),
       rejectUnauthorized: true,
       ALPNProtocols: ["http/1.1"],
@@ -72,4 +73,10 @@ function connectOnce(
     socket.once("error", onError);
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** `: ECONNREFUSED` for an error with a Node error code, nothing otherwise. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? `: ${code}` : "";
 }

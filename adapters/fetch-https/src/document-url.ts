@@ -8,16 +8,15 @@ export const MAX_URL_LENGTH = 8192;
 /** A URL that passed the checks, with what the connection needs. */
 export interface DocumentTarget {
   readonly url: URL;
-  /** Host without a trailing dot; IPv6 literals keep their brackets. Used for SNI, `Host` and DNS. */
+  /** Host name (never an IP address) without a trailing dot. Used for SNI, `Host` and DNS. */
   readonly hostname: string;
   readonly port: number;
-  /** True when the host is an IP address: nothing to resolve and no SNI. */
-  readonly ipLiteral: boolean;
 }
 
 /**
  * Checks a document URL before anything is resolved or connected: it must parse (`url_invalid`), be `https:`
- * (`url_not_https`), carry no credentials (`url_invalid`) and name an allowed host and port (`host_not_allowed`).
+ * (`url_not_https`), carry no credentials (`url_invalid`) and name an allowed host and port (`host_not_allowed`,
+ * always for an IP-address host).
  */
 export function checkDocumentUrl(input: string | URL, allowList: AllowList): DocumentTarget {
   let url: URL;
@@ -43,6 +42,11 @@ export function checkDocumentUrl(input: string | URL, allowList: AllowList): Doc
   }
   const hostname = normaliseHostname(url.hostname);
   const port = url.port === "" ? 443 : Number(url.port);
+  if (isIpLiteral(hostname)) {
+    throw new FetchError("host_not_allowed", "documents are fetched from host names, not IP addresses", {
+      url: url.href,
+    });
+  }
   if (hostname === "" || !allowList.allows(hostname, port)) {
     throw new FetchError(
       "host_not_allowed",
@@ -52,7 +56,7 @@ export function checkDocumentUrl(input: string | URL, allowList: AllowList): Doc
       },
     );
   }
-  return { url, hostname, port, ipLiteral: isIpLiteral(hostname) };
+  return { url, hostname, port };
 }
 
 function redact(url: URL): string {

@@ -13,6 +13,8 @@
  * - `http_status`: the final answer is not a 2xx; `status` carries it.
  * - `connection_failed`: the host name does not resolve, no address accepts the connection, TLS fails (untrusted
  *   or mismatched certificate), or the connection breaks before the body is complete.
+ * - `invalid_host_entry`: an entry of the host allowlist is not a host name, `*.domain` or either with `:port`
+ *   (operator configuration); `entry` carries the entry.
  * - `invalid_options`: the fetcher's own options are malformed (operator configuration).
  */
 export type FetchErrorCode =
@@ -26,6 +28,7 @@ export type FetchErrorCode =
   | "timeout"
   | "http_status"
   | "connection_failed"
+  | "invalid_host_entry"
   | "invalid_options";
 
 const MARKER = Symbol.for("mailpiece.fetch_error");
@@ -33,24 +36,26 @@ const MARKER = Symbol.for("mailpiece.fetch_error");
 /**
  * The one error class of the fetch-https package. `code` is a stable wire contract; `message` is for people.
  * `status` is the HTTP status for `http_status`; `url` is the URL at fault where there is one (the redirect target
- * for `redirect_not_allowed`).
+ * for `redirect_not_allowed`); `entry` is the allowlist entry at fault for `invalid_host_entry`.
  */
 export class FetchError extends Error {
   readonly code: FetchErrorCode;
   readonly status: number | undefined;
   readonly url: string | undefined;
+  readonly entry: string | undefined;
   readonly [MARKER] = true;
 
   constructor(
     code: FetchErrorCode,
     message: string,
-    options?: { status?: number; url?: string; cause?: unknown },
+    options?: { status?: number; url?: string; entry?: string; cause?: unknown },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "FetchError";
     this.code = code;
     this.status = options?.status;
     this.url = options?.url;
+    this.entry = options?.entry;
   }
 
   /** True for any FetchError, also one created by another copy of this package. */

@@ -1,10 +1,10 @@
 export type { AllowList } from "./allow-list.ts";
-export { createAllowList } from "./allow-list.ts";
+export { parseHostAllowList } from "./allow-list.ts";
 export type { DocumentTarget } from "./document-url.ts";
 export { checkDocumentUrl, MAX_URL_LENGTH } from "./document-url.ts";
 export type { FetchErrorCode } from "./errors.ts";
 export { FetchError } from "./errors.ts";
-export type { AddressKind } from "./ip-address.ts";
+export type { AddressKind, NonPublicRange } from "./ip-address.ts";
 export { classifyAddress, isPublicAddress } from "./ip-address.ts";
 export { REQUEST_HEADERS } from "./request-document.ts";
 export type { LookupFunction, ResolvedAddress } from "./resolve-addresses.ts";

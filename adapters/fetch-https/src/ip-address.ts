@@ -1,85 +1,50 @@
-import { isIPv4, isIPv6 } from "node:net";
+import { isIP } from "node:net";
+import ipaddr, { type IPv4, type IPv6 } from "ipaddr.js";
 
 /**
- * What an IP address is, for the purpose of deciding whether a document may be fetched from it. Only `public`
- * addresses may be connected to; every other kind is refused with `address_not_public`.
+ * Why an address is not public: the name ipaddr.js gives its special-purpose range (`unspecified`, `loopback`,
+ * `private`, `carrierGradeNat`, `linkLocal`, `uniqueLocal`, `multicast`, `broadcast`, `reserved`,
+ * `benchmarking`, `6to4`, `teredo`, `rfc6052`, `rfc6145`, ...), or `notGlobalUnicast` for an IPv6 address outside
+ * 2000::/3 that ipaddr.js names no range for (such as the deprecated IPv4-compatible `::7f00:1`).
  */
-export type AddressKind =
-  | "public"
-  | "invalid"
-  | "unspecified"
-  | "this_network"
-  | "loopback"
-  | "private"
-  | "shared"
-  | "link_local"
-  | "unique_local"
-  | "multicast"
-  | "broadcast"
-  | "documentation"
-  | "benchmarking"
-  | "reserved";
-
-type Range = readonly [network: bigint, prefix: number, kind: AddressKind];
-
-/** IPv4 special-purpose blocks that are not globally reachable, most specific first where they overlap. */
-const IPV4_RANGES: readonly Range[] = [
-  [ipv4("0.0.0.0"), 32, "unspecified"],
-  [ipv4("0.0.0.0"), 8, "this_network"],
-  [ipv4("10.0.0.0"), 8, "private"],
-  [ipv4("100.64.0.0"), 10, "shared"],
-  [ipv4("127.0.0.0"), 8, "loopback"],
-  [ipv4("169.254.0.0"), 16, "link_local"],
-  [ipv4("172.16.0.0"), 12, "private"],
-  [ipv4("192.0.0.0"), 24, "reserved"],
-  [ipv4("192.0.2.0"), 24, "documentation"],
-  [ipv4("192.88.99.0"), 24, "reserved"],
-  [ipv4("192.168.0.0"), 16, "private"],
-  [ipv4("198.18.0.0"), 15, "benchmarking"],
-  [ipv4("198.51.100.0"), 24, "documentation"],
-  [ipv4("203.0.113.0"), 24, "documentation"],
-  [ipv4("224.0.0.0"), 4, "multicast"],
-  [ipv4("255.255.255.255"), 32, "broadcast"],
-  [ipv4("240.0.0.0"), 4, "reserved"],
-];
-
-/** IPv6 blocks that are not globally reachable inside global unicast (2000::/3), or outside it by name. */
-const IPV6_RANGES: readonly Range[] = [
-  [ipv6("::"), 128, "unspecified"],
-  [ipv6("::1"), 128, "loopback"],
-  [ipv6("::"), 96, "reserved"], // IPv4-compatible addresses (deprecated)
-  [ipv6("64:ff9b:1::"), 48, "reserved"], // local-use IPv4/IPv6 translation
-  [ipv6("100::"), 64, "reserved"], // discard-only
-  [ipv6("2001::"), 23, "reserved"], // IETF protocol assignments, Teredo
-  [ipv6("2001:db8::"), 32, "documentation"],
-  [ipv6("2002::"), 16, "reserved"], // 6to4 (deprecated)
-  [ipv6("3fff::"), 20, "documentation"],
-  [ipv6("fc00::"), 7, "unique_local"],
-  [ipv6("fe80::"), 10, "link_local"],
-  [ipv6("fec0::"), 10, "reserved"], // site-local (deprecated)
-  [ipv6("ff00::"), 8, "multicast"],
-];
-
-const IPV4_MAPPED = ipv6("::ffff:0:0");
-const NAT64_WELL_KNOWN = ipv6("64:ff9b::");
-const GLOBAL_UNICAST = ipv6("2000::");
+export type NonPublicRange =
+  | Exclude<ReturnType<IPv4["range"]> | ReturnType<IPv6["range"]>, "unicast">
+  | "discard"
+  | "deprecatedSiteLocal"
+  | "deprecatedOrchid"
+  | "segmentRouting"
+  | "notGlobalUnicast";
 
 /**
- * Classifies an IP address in text form (`203.0.113.7`, `2001:db8::1`, `::ffff:10.0.0.1`). IPv4-mapped and NAT64
- * (64:ff9b::/96) IPv6 addresses are judged by the IPv4 address they carry. IPv6 outside global unicast (2000::/3)
- * is `reserved`. A scoped address (`fe80::1%eth0`) or anything that is not an IP address is `invalid`.
+ * What an IP address is, for deciding whether a document may be fetched from it: `public`, `invalid` (not an IP
+ * address in standard text form), or the non-public range it falls in. Only `public` may be connected to.
+ */
+export type AddressKind = "public" | "invalid" | NonPublicRange;
+
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR("2000::/3");
+/** The well-known NAT64 prefix: a DNS64 resolver puts the public IPv4 address of a host in its last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
+
+/**
+ * Classifies an IP address in text form (`203.0.113.7`, `2001:db8::1`, `::ffff:10.0.0.1`) with ipaddr.js. Only its
+ * `unicast` range is public: private, loopback, link-local, unique-local, shared (CGNAT 100.64/10), multicast,
+ * broadcast, reserved, documentation, benchmarking, unspecified and every other special-purpose block is not.
+ * IPv6 must also be global unicast (2000::/3). IPv4-mapped addresses (::ffff:0:0/96) and the well-known NAT64
+ * prefix (64:ff9b::/96) are judged by the IPv4 address they carry, which is where a connection to them ends up;
+ * 6to4 (2002::/16), Teredo (2001::/32), local-use NAT64 (64:ff9b:1::/48) and IPv4-translated (::ffff:0:0:0/96)
+ * addresses are never public. A scoped address (`fe80::1%eth0`) or anything that is not an IP address (`127.1`,
+ * `localhost`) is `invalid`.
  */
 export function classifyAddress(address: string): AddressKind {
-  if (isIPv4(address)) return classifyIpv4(ipv4(address));
-  if (!isIPv6(address) || address.includes("%")) return "invalid";
-  const value = ipv6(address);
-  if (inRange(value, IPV4_MAPPED, 96, 128) || inRange(value, NAT64_WELL_KNOWN, 96, 128)) {
-    return classifyIpv4(value & 0xffff_ffffn);
-  }
-  for (const [network, prefix, kind] of IPV6_RANGES) {
-    if (inRange(value, network, prefix, 128)) return kind;
-  }
-  return inRange(value, GLOBAL_UNICAST, 3, 128) ? "public" : "reserved";
+  const family = typeof address === "string" ? isIP(address) : 0;
+  if (family === 4) return classifyIpv4(ipaddr.IPv4.parse(address));
+  if (family !== 6 || address.includes("%")) return "invalid";
+  const ip = ipaddr.IPv6.parse(canonicalIpv6(address));
+  const range = ip.range();
+  if (range === "ipv4Mapped") return classifyIpv4(ip.toIPv4Address());
+  if (ip.match(NAT64_WELL_KNOWN)) return classifyIpv4(embeddedIpv4(ip));
+  if (range !== "unicast") return range as NonPublicRange;
+  return ip.match(GLOBAL_UNICAST) ? "public" : "notGlobalUnicast";
 }
 
 /** True when `address` is a publicly routable IP address (see `classifyAddress`). */
@@ -87,43 +52,20 @@ export function isPublicAddress(address: string): boolean {
   return classifyAddress(address) === "public";
 }
 
-function classifyIpv4(value: bigint): AddressKind {
-  for (const [network, prefix, kind] of IPV4_RANGES) {
-    if (inRange(value, network, prefix, 32)) return kind;
-  }
-  return "public";
+function classifyIpv4(ip: IPv4): AddressKind {
+  const range = ip.range();
+  return range === "unicast" ? "public" : (range as NonPublicRange);
 }
 
-function inRange(value: bigint, network: bigint, prefix: number, bits: number): boolean {
-  const shift = BigInt(bits - prefix);
-  return value >> shift === network >> shift;
+/**
+ * The WHATWG URL serialisation of an IPv6 address. ipaddr.js reads `::a.b.c.d` as IPv4-mapped, while the
+ * network stack reads it as IPv4-compatible (`::7f00:1`); the canonical form removes that ambiguity.
+ */
+function canonicalIpv6(address: string): string {
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
 }
 
-/** A dotted-quad IPv4 address as a 32-bit integer; the caller has checked it with `isIPv4`. */
-function ipv4(text: string): bigint {
-  let value = 0n;
-  for (const part of text.split(".")) value = (value << 8n) | BigInt(Number.parseInt(part, 10));
-  return value;
-}
-
-/** An IPv6 address (with `::` and an optional trailing dotted quad) as a 128-bit integer; checked by `isIPv6`. */
-function ipv6(text: string): bigint {
-  const words: number[] = [];
-  const [head = "", tail] = text.split("::");
-  const headWords = head === "" ? [] : head.split(":");
-  const tailWords = tail === undefined || tail === "" ? [] : tail.split(":");
-  const toWords = (parts: string[]): number[] =>
-    parts.flatMap((part) => {
-      if (!part.includes(".")) return [Number.parseInt(part, 16)];
-      const v4 = Number(ipv4(part));
-      return [v4 >>> 16, v4 & 0xffff];
-    });
-  const left = toWords(headWords);
-  const right = toWords(tailWords);
-  words.push(...left);
-  if (tail !== undefined) for (let i = left.length + right.length; i < 8; i++) words.push(0);
-  words.push(...right);
-  let value = 0n;
-  for (const word of words) value = (value << 16n) | BigInt(word);
-  return value;
+function embeddedIpv4(ip: IPv6): IPv4 {
+  const bytes = ip.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12));
 }

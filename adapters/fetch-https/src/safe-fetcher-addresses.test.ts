@@ -1,11 +1,12 @@
+import type * as Net from "node:net";
 import type * as Tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FetchError } from "./errors.ts";
+import { FetchError, type FetchErrorCode } from "./errors.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
 import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
 
-/** Every TLS connection the fetcher opens in this file; anything but 127.0.0.1 is refused before a packet is sent. */
+/** Every connection the fetcher opens in this file; anything but 127.0.0.1 is refused before a packet is sent. */
 const dialled = vi.hoisted(() => [] as string[]);
 
 vi.mock("node:tls", async (importOriginal) => {
@@ -17,6 +18,18 @@ vi.mock("node:tls", async (importOriginal) => {
     return actual.connect(options);
   };
   return { ...actual, connect };
+});
+
+vi.mock("node:net", async (importOriginal) => {
+  const actual = await importOriginal<typeof Net>();
+  const connect = (...args: unknown[]) => {
+    const options = args[0] as { host?: unknown } | number;
+    const host = typeof options === "object" ? String(options.host) : String(args[1]);
+    dialled.push(host);
+    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
+    return (actual.connect as (...a: unknown[]) => Net.Socket)(...args);
+  };
+  return { ...actual, connect, createConnection: connect };
 });
 
 let server: TestServer;
@@ -36,7 +49,7 @@ afterAll(async () => {
 
 function fetcher(overrides: Partial<SafeFetchOptions>) {
   return createSafeFetcher({
-    allowHosts: [`files.example.test:${server.port}`, `127.0.0.1:${server.port}`, `[::1]:${server.port}`],
+    allowHosts: [`files.example.test:${server.port}`],
     maxBytes: 1024,
     timeoutMs: 5000,
     tls: { ca: server.ca },
@@ -44,8 +57,14 @@ function fetcher(overrides: Partial<SafeFetchOptions>) {
   });
 }
 
-/** Asserts the fetch is refused with address_not_public and that nothing was dialled or seen by the server. */
-async function refusedBeforeConnecting(promise: Promise<unknown>): Promise<void> {
+/**
+ * Asserts the fetch is refused with `code` (address_not_public unless told) and that nothing was dialled or seen by
+ * the server. Returns the error.
+ */
+async function refusedBeforeConnecting(
+  promise: Promise<unknown>,
+  code: FetchErrorCode = "address_not_public",
+): Promise<FetchError> {
   const connections = server.connections;
   const requests = server.requests.length;
   const dials = dialled.length;
@@ -53,10 +72,11 @@ async function refusedBeforeConnecting(promise: Promise<unknown>): Promise<void>
     () => undefined,
     (e: unknown) => e,
   );
-  expect(FetchError.isInstance(error) && error.code, String(error)).toBe("address_not_public");
+  expect(FetchError.isInstance(error) && error.code, String(error)).toBe(code);
   expect(dialled.length).toBe(dials);
   expect(server.connections).toBe(connections);
   expect(server.requests.length).toBe(requests);
+  return error as FetchError;
 }
 
 describe("createSafeFetcher: addresses that are not public", () => {
@@ -89,16 +109,29 @@ describe("createSafeFetcher: addresses that are not public", () => {
     { address: "fe80::1", family: 6 },
     { address: "ff02::1", family: 6 },
     { address: "2001:db8::1", family: 6 },
+    { address: "100.127.255.254", family: 4 },
+    { address: "192.175.48.1", family: 4 },
+    { address: "::ffff:100.64.0.1", family: 6 },
+    { address: "::127.0.0.1", family: 6 },
+    { address: "::ffff:0:7f00:1", family: 6 },
+    { address: "64:ff9b::a00:1", family: 6 },
+    { address: "64:ff9b:1::808:808", family: 6 },
+    { address: "2002:7f00:1::1", family: 6 },
+    { address: "2002:808:808::1", family: 6 },
+    { address: "2001:0:4136:e378:8000:63bf:3fff:fdd2", family: 6 },
+    { address: "fec0::1", family: 6 },
+    { address: "4000::1", family: 6 },
   ];
 
   for (const resolved of refused) {
     it(`refuses ${resolved.address} with address_not_public before connecting`, async () => {
       const lookup = async (): Promise<ResolvedAddress[]> => [resolved];
-      await refusedBeforeConnecting(
+      const error = await refusedBeforeConnecting(
         fetcher({ allowPrivateAddresses: false, lookup }).fetch(
           `https://files.example.test:${server.port}/doc.pdf`,
         ),
       );
+      expect(error.message).toBe("files.example.test does not resolve to a public address");
     });
   }
 
@@ -108,19 +141,25 @@ describe("createSafeFetcher: addresses that are not public", () => {
       { address: "2606:4700:4700::1111", family: 6 },
       { address: "10.0.0.1", family: 4 },
     ];
-    await refusedBeforeConnecting(
+    const error = await refusedBeforeConnecting(
       fetcher({ lookup }).fetch(`https://files.example.test:${server.port}/doc.pdf`),
     );
+    expect(error.message).not.toMatch(/8\.8\.8\.8|2606|10\.0\.0\.1/);
   });
 
-  it("refuses an IP-literal host that is not public without resolving it", async () => {
+  it("refuses an IP-address host with host_not_allowed without resolving it", async () => {
     const calls: string[] = [];
     const lookup = async (hostname: string): Promise<ResolvedAddress[]> => {
       calls.push(hostname);
       return [{ address: "127.0.0.1", family: 4 }];
     };
-    await refusedBeforeConnecting(fetcher({ lookup }).fetch(`https://127.0.0.1:${server.port}/doc.pdf`));
-    await refusedBeforeConnecting(fetcher({ lookup }).fetch(`https://[::1]:${server.port}/doc.pdf`));
+    const loose = { lookup, allowPrivateAddresses: true };
+    for (const host of ["127.0.0.1", "[::1]", "0x7f.1", "[::ffff:127.0.0.1]"]) {
+      await refusedBeforeConnecting(
+        fetcher(loose).fetch(`https://${host}:${server.port}/doc.pdf`),
+        "host_not_allowed",
+      );
+    }
     expect(calls).toEqual([]);
   });
 

@@ -1,10 +1,33 @@
 import { createHash, randomBytes } from "node:crypto";
+import type * as Net from "node:net";
 import { createServer } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as Tls from "node:tls";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FetchError, type FetchErrorCode } from "./errors.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
 import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
+
+/** Connections to anything but 127.0.0.1 are refused before a packet is sent. */
+vi.mock("node:tls", async (importOriginal) => {
+  const actual = await importOriginal<typeof Tls>();
+  const connect = (options: Tls.ConnectionOptions) => {
+    if (String(options.host) !== "127.0.0.1") throw new Error(`test guard: refused to dial ${options.host}`);
+    return actual.connect(options);
+  };
+  return { ...actual, connect };
+});
+
+vi.mock("node:net", async (importOriginal) => {
+  const actual = await importOriginal<typeof Net>();
+  const connect = (...args: unknown[]) => {
+    const options = args[0] as { host?: unknown } | number;
+    const host = typeof options === "object" ? String(options.host) : String(args[1]);
+    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
+    return (actual.connect as (...a: unknown[]) => Net.Socket)(...args);
+  };
+  return { ...actual, connect, createConnection: connect };
+});
 
 const MAX_BYTES = 64 * 1024;
 const DOCUMENT = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(20_000), Buffer.from("\n%%EOF\n")]);
@@ -329,7 +352,12 @@ describe("createSafeFetcher: connections", () => {
       });
     });
     const refused = fetcher({ allowHosts: [`files.example.test:${closedPort}`] });
-    await refusal(refused.fetch(`https://files.example.test:${closedPort}/doc.pdf`), "connection_failed");
+    const error = await refusal(
+      refused.fetch(`https://files.example.test:${closedPort}/doc.pdf`),
+      "connection_failed",
+    );
+    // The message reaches the client: the cause's code, never the address that was dialled.
+    expect(error.message).toBe("could not connect to files.example.test: ECONNREFUSED");
 
     const unknown = fetcher({ allowHosts: [`files.unknown.test:${server.port}`] });
     await refusal(unknown.fetch(`https://files.unknown.test:${server.port}/doc.pdf`), "connection_failed");
@@ -342,6 +370,15 @@ describe("createSafeFetcher: connections", () => {
 describe("createSafeFetcher: options", () => {
   const valid = { allowHosts: ["files.example.com"], maxBytes: 100, timeoutMs: 1000 };
 
+  function codeOf(options: unknown): FetchErrorCode | false {
+    try {
+      createSafeFetcher(options as SafeFetchOptions);
+    } catch (error) {
+      return FetchError.isInstance(error) && error.code;
+    }
+    return false;
+  }
+
   it("refuses malformed options with invalid_options", async () => {
     const attempts: unknown[] = [
       { ...valid, maxBytes: 0 },
@@ -349,20 +386,21 @@ describe("createSafeFetcher: options", () => {
       { ...valid, timeoutMs: 0 },
       { ...valid, timeoutMs: Number.NaN },
       { ...valid, maxRedirects: -1 },
-      { ...valid, allowHosts: ["files.example.com/path"] },
-      { ...valid, allowHosts: ["*.*.example.com"] },
-      { ...valid, allowHosts: ["*.10.0.0.1"] },
-      { ...valid, allowHosts: ["user@files.example.com"] },
       { ...valid, allowHosts: "files.example.com" },
     ];
-    for (const options of attempts) {
-      let caught: unknown;
-      try {
-        createSafeFetcher(options as SafeFetchOptions);
-      } catch (error) {
-        caught = error;
-      }
-      expect(FetchError.isInstance(caught) && caught.code, JSON.stringify(options)).toBe("invalid_options");
+    for (const options of attempts) expect(codeOf(options), JSON.stringify(options)).toBe("invalid_options");
+  });
+
+  it("refuses a malformed or IP-address allowHosts entry with invalid_host_entry", async () => {
+    for (const entry of [
+      "files.example.com/path",
+      "*.*.example.com",
+      "*.10.0.0.1",
+      "user@files.example.com",
+      "203.0.113.7",
+      "[2001:db8::1]:8443",
+    ]) {
+      expect(codeOf({ ...valid, allowHosts: [entry] }), entry).toBe("invalid_host_entry");
     }
   });
 });

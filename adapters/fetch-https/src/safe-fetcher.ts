@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { rootCertificates } from "node:tls";
-import { createAllowList } from "./allow-list.ts";
+import { parseHostAllowList } from "./allow-list.ts";
 import { connectTls } from "./connect-tls.ts";
 import type { DocumentTarget } from "./document-url.ts";
 import { checkDocumentUrl } from "./document-url.ts";
@@ -10,7 +10,10 @@ import type { LookupFunction } from "./resolve-addresses.ts";
 import { resolveAddresses, systemLookup } from "./resolve-addresses.ts";
 
 export interface SafeFetchOptions {
-  /** Exact host names (lower case), `*.example.com` for sub-domains only, `host:port` for a port other than 443. */
+  /**
+   * Exact host names, `*.example.com` for sub-domains only, `host:port` for a port other than 443 (see
+   * `parseHostAllowList`; a malformed entry or an IP address is `invalid_host_entry`).
+   */
   allowHosts: readonly string[];
   /** Largest body accepted, in bytes: checked on `Content-Length` up front and while streaming. */
   maxBytes: number;
@@ -50,7 +53,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 /**
  * A fetcher for user-supplied document URLs: https only, allowlisted hosts and ports, no credentials in the URL,
  * public addresses only (resolved once per hop, and the connection goes to exactly that address), no cookies or
- * authorization sent, a size cap and a total time limit. Options are checked here (`invalid_options`).
+ * authorization sent, a size cap and a total time limit. Options are checked here (`invalid_options`, and
+ * `invalid_host_entry` for an entry of `allowHosts`).
  */
 export function createSafeFetcher(options: SafeFetchOptions): SafeFetcher {
   const { maxBytes, timeoutMs } = options;
@@ -67,7 +71,7 @@ export function createSafeFetcher(options: SafeFetchOptions): SafeFetcher {
   if (options.lookup !== undefined && typeof options.lookup !== "function") {
     throw new FetchError("invalid_options", "lookup must be a function");
   }
-  const allowList = createAllowList(options.allowHosts);
+  const allowList = parseHostAllowList(options.allowHosts);
   const allowPrivateAddresses = options.allowPrivateAddresses === true;
   const lookup = options.lookup ?? systemLookup;
   const extraCa = options.tls?.ca;

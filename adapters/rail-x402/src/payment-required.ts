@@ -11,11 +11,16 @@ export interface RequirementTerms {
 
 /**
  * The one `exact` requirement for a charge. A pure function of the charge and the terms, so the paid retry's
- * `accepted` can be compared with it field by field.
+ * `accepted` can be compared with it field by field. `extra` carries the token's EIP-712 domain (`name`,
+ * `version`, all the exact-EVM client signs with) and the order the challenge is for (`order_id`, the charge's
+ * `order_ref`), so a payment answering one order's challenge names that order.
  */
 export function requirementsFor(charge: Charge, terms: RequirementTerms): PaymentRequirements {
   if (charge.currency !== "usd") {
     throw new RangeError(`x402 charges are priced in usd, got ${JSON.stringify(charge.currency)}`);
+  }
+  if (typeof charge.order_ref !== "string" || charge.order_ref === "") {
+    throw new RangeError(`x402 charges need an order_ref, got ${JSON.stringify(charge.order_ref)}`);
   }
   return {
     scheme: "exact",
@@ -24,7 +29,7 @@ export function requirementsFor(charge: Charge, terms: RequirementTerms): Paymen
     asset: terms.token.address,
     payTo: terms.payTo,
     maxTimeoutSeconds: terms.maxTimeoutSeconds,
-    extra: { name: terms.token.name, version: terms.token.version },
+    extra: { name: terms.token.name, version: terms.token.version, order_id: charge.order_ref },
   };
 }
 

@@ -132,7 +132,7 @@ describe("createX402Rail: challenge", () => {
           asset: BASE_SEPOLIA_USDC,
           payTo: PAY_TO,
           maxTimeoutSeconds: 300,
-          extra: { name: "USDC", version: "2" },
+          extra: { name: "USDC", version: "2", order_id: charge.order_ref },
         },
       ],
       extensions: {},
@@ -158,7 +158,7 @@ describe("createX402Rail: challenge", () => {
       asset: BASE_USDC,
       payTo: PAY_TO,
       maxTimeoutSeconds: 300,
-      extra: { name: "USD Coin", version: "2" },
+      extra: { name: "USD Coin", version: "2", order_id: charge.order_ref },
     });
   });
 
@@ -266,7 +266,7 @@ describe("createX402Rail: verify", () => {
       payTo: { payTo: "0x000000000000000000000000000000000000dEaD" },
       asset: { asset: BASE_USDC },
       network: { network: "eip155:8453" },
-      extra: { extra: { name: "USD Coin", version: "2" } },
+      extra: { extra: { name: "USD Coin", version: "2", order_id: charge.order_ref } },
     };
     for (const [field, change] of Object.entries(changes)) {
       const tampered = { ...good, accepted: { ...good.accepted, ...change } };
@@ -307,6 +307,54 @@ describe("createX402Rail: verify", () => {
         }),
       "payment_mismatch",
       /flower-letters|orders/,
+    );
+  });
+
+  it("refuses a payment signed for another order of the same price (payment_mismatch), settling nothing", async () => {
+    const local = createLocalFacilitator({ network: BASE_SEPOLIA });
+    const settled: string[] = [];
+    const { rail, client } = setup({
+      facilitator: {
+        ...local,
+        async settle(payload, requirements) {
+          settled.push(String(requirements.extra?.order_id));
+          return local.settle(payload, requirements);
+        },
+      },
+    });
+    const orderA: Charge = { ...charge, order_ref: "order-a" };
+    const orderB: Charge = { ...charge, order_ref: "order-b" };
+    const [requirementA] = paymentRequiredOf(await rail.challenge(orderA)).accepts;
+    const [requirementB] = paymentRequiredOf(await rail.challenge(orderB)).accepts;
+    assert.deepEqual(requirementA?.extra, { name: "USDC", version: "2", order_id: "order-a" });
+    assert.deepEqual({ ...requirementB, extra: requirementA?.extra }, requirementA, "only the order differs");
+
+    const signedForA = await pay(client, await rail.challenge(orderA));
+    assert.equal(payloadOf(signedForA).accepted.extra?.order_id, "order-a");
+    await refused(
+      () => rail.verify(rail.readCredential(signedForA)!, orderB),
+      "payment_mismatch",
+      /signed for another order/,
+    );
+    assert.deepEqual(settled, []);
+
+    // A's own retry still pays A: its nonce was not spent on B.
+    const payment = await rail.verify(rail.readCredential(signedForA)!, orderA);
+    await refused(() => rail.settle(payment, orderB), "payment_mismatch");
+    assert.deepEqual(settled, []);
+    assert.equal((await rail.settle(payment, orderA)).status, "settled");
+    assert.deepEqual(settled, ["order-a"]);
+  });
+
+  it("refuses a payment whose accepted requirement names no order (payment_mismatch)", async () => {
+    const { rail, client } = setup();
+    const good = payloadOf(await pay(client, await rail.challenge(charge)));
+    const { order_id: _dropped, ...extra } = good.accepted.extra ?? {};
+    const unbound = { ...good, accepted: { ...good.accepted, extra } };
+    await refused(
+      () => rail.verify(rail.readCredential(headersFor(unbound))!, charge),
+      "payment_mismatch",
+      /another order/,
     );
   });
 

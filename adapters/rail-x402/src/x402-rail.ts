@@ -76,7 +76,8 @@ const MISMATCH_REASONS = new Set([
 /**
  * The x402 v2 PaymentRail: USDC on an EVM network, `exact` scheme, EIP-3009 authorizations, checked and settled by
  * a facilitator. Requirements are a pure function of the Charge, so a paid retry must carry exactly the
- * requirement its 402 offered.
+ * requirement its 402 offered, including the order it names (`extra.order_id`) and, when the payload states one,
+ * the resource URL: a payment made for one order does not pay another of the same price.
  */
 export function createX402Rail(options: X402RailOptions): PaymentRail {
   const token = resolveUsdc(options.network, options.asset);
@@ -128,17 +129,23 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
       const requirements = requirementsFor(charge, terms);
       const authorization = payload.payload.authorization;
 
-      const differing = differingFields(payload.accepted, requirements);
-      if (differing.length > 0) {
+      if (payload.accepted.extra?.order_id !== charge.order_ref) {
         throw new PaymentError(
           "payment_mismatch",
-          `the credential accepted different terms than this order asks (${differing.join(", ")})`,
+          "the payment was signed for another order; sign this order's own PAYMENT-REQUIRED challenge",
         );
       }
       if (payload.resource?.url !== undefined && payload.resource.url !== charge.resource_url) {
         throw new PaymentError(
           "payment_mismatch",
           `the credential pays for ${payload.resource.url}, not this resource`,
+        );
+      }
+      const differing = differingFields(payload.accepted, requirements);
+      if (differing.length > 0) {
+        throw new PaymentError(
+          "payment_mismatch",
+          `the credential accepted different terms than this order asks (${differing.join(", ")})`,
         );
       }
       if (!isAddressEqual(authorization.to, terms.payTo)) {

@@ -35,6 +35,18 @@ describe("loadConfig", () => {
     });
   });
 
+  it("accepts the host forms the README documents: a name, a wildcard, and either with a port", () => {
+    const config = loadConfig({
+      PDF_DOWNLOAD_HOSTS: "files.example.com, *.example.org, host.example.net:8443, *.cdn.example.com:8443",
+    });
+    expect(config.pdfDownloadHosts).toEqual([
+      "files.example.com",
+      "*.example.org",
+      "host.example.net:8443",
+      "*.cdn.example.com:8443",
+    ]);
+  });
+
   it.each([
     ["PORT", "http"],
     ["PORT", "70000"],
@@ -43,6 +55,9 @@ describe("loadConfig", () => {
     ["PUBLIC_URL", "ftp://x"],
     ["MAX_BODY_BYTES", "12"],
     ["PDF_DOWNLOAD_HOSTS", "https://files.example.com/path"],
+    ["PDF_DOWNLOAD_HOSTS", "10.0.0.1"],
+    ["PDF_DOWNLOAD_HOSTS", "*.com"],
+    ["PDF_DOWNLOAD_HOSTS", "files.example.com:99999"],
   ])("refuses %s=%s with an error naming the variable", (variable, value) => {
     let caught: unknown;
     try {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { FetchError, parseHostAllowList } from "@mailpiece/fetch-https";
 
 /** The reference server's configuration, read from the environment (see the README's table). */
 export interface ServerConfig {
@@ -74,12 +75,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       throw new ConfigError("PUBLIC_URL", `must be an absolute http(s) URL, not "${publicUrl}"`);
     }
   }
-  const pdfDownloadHosts = (env.PDF_DOWNLOAD_HOSTS ?? "")
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  for (const h of pdfDownloadHosts) {
-    if (!/^[a-z0-9.-]+$/.test(h)) throw new ConfigError("PDF_DOWNLOAD_HOSTS", `"${h}" is not a host name`);
+  let pdfDownloadHosts: string[];
+  try {
+    pdfDownloadHosts = [...parseHostAllowList(list(env.PDF_DOWNLOAD_HOSTS ?? "")).entries];
+  } catch (error) {
+    if (FetchError.isInstance(error)) throw new ConfigError("PDF_DOWNLOAD_HOSTS", error.message);
+    throw error;
   }
   const rails = list(env.PAYMENT_RAILS ?? "x402,mpp");
   for (const r of rails)

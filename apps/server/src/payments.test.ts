@@ -162,7 +162,7 @@ describe("paying over HTTP with the real clients", () => {
     );
   });
 
-  it("recent unpaid duplicate drafts collapse into one order whose aliases resolve on status", async () => {
+  it("recent unpaid duplicate drafts collapse into one order whose aliases resolve on status, each showing only itself", async () => {
     const a = letterOrder({ letter: `Dear Grace,\n\nA note that is sent once: ${crypto.randomUUID()}.` });
     const b = { ...a, request_id: crypto.randomUUID() };
     const ra = (await (await postJson(`${server.url}/api/machine/orders`, JSON.stringify(a))).json()) as {
@@ -174,7 +174,9 @@ describe("paying over HTTP with the real clients", () => {
     expect(rb.order.order_id).toBe(ra.order.order_id);
     const status = (await (await fetch(`${server.url}/api/machine/orders/${b.request_id}`)).json()) as Json;
     expect(status.order_id).toBe(ra.order.order_id);
-    expect(status.request_ids).toEqual([a.request_id, b.request_id]);
+    // Each reader sees only the request_id it asked with: one client never learns another's.
+    expect(status.request_ids).toEqual([b.request_id]);
+    expect(rb.order.request_ids).toEqual([b.request_id]);
   });
 
   it("a reused x402 payment signature is refused for another order", async () => {
