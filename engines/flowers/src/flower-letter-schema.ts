@@ -18,7 +18,7 @@ const phone = (description: string) =>
     minLength: 7,
     maxLength: 32,
     pattern: PHONE_PATTERN,
-    description: `${description} Digits with an optional leading +, spaces, dots, dashes and brackets; 7 to 15 digits, at most 32 characters.`,
+    description: `${description} Digits with an optional leading +, spaces, dots, dashes and brackets, at most 32 characters: a number of the party's country with its area code, e.g. (217) 555-0142, or an international number, e.g. +44 20 7946 0958. No extension. Kept in E.164.`,
   });
 
 const country = (party: string) =>

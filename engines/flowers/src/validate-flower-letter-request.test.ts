@@ -171,14 +171,51 @@ describe("validateFlowerLetterRequest: rules across fields", () => {
     expect(issuesOf(withTop({ buyer_name: " " }))).toEqual([{ path: "buyer_name", code: "too_short" }]);
   });
 
-  it("wants 7 to 15 digits in a phone number", () => {
+  it("refuses phone numbers that cannot be numbers of the party's country", () => {
     expect(issuesOf(withRecipient({ phone: "(12) 34-56" }))).toEqual([
       { path: "recipient.phone", code: "invalid_format" },
     ]);
     expect(issuesOf(withCustomer({ phone: "+1 234 567 890 123 456" }))).toEqual([
       { path: "customer.phone", code: "invalid_format" },
     ]);
-    expect(issuesOf(withRecipient({ phone: "555.0100 12" }))).toEqual([]);
+    for (const phone of ["555.0100 12", "555-0100", "+999 1234567", "217 555 0142 5", "020 7946 0958"]) {
+      expect(issuesOf(withRecipient({ phone })), phone).toEqual([
+        { path: "recipient.phone", code: "invalid_format" },
+      ]);
+    }
+    const result = validateFlowerLetterRequest(withCustomer({ phone: "+999 1234567" }));
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).toEqual([
+      expect.stringContaining("customer.phone"),
+    ]);
+  });
+
+  it.each(["(217) 555-0142", "217-555-0142", "217.555.0142", "2175550142", "+1 217 555 0142"])(
+    "accepts the US phone number %s and keeps it in E.164",
+    (phone) => {
+      const result = validateFlowerLetterRequest(withRecipient({ phone }));
+      if (!result.ok) throw new Error(JSON.stringify(result.issues));
+      expect(result.request.recipient.phone).toBe("+12175550142");
+    },
+  );
+
+  it("reads national numbers in the party's country and international ones anywhere", () => {
+    const uk = validateFlowerLetterRequest({
+      ...withRecipient({ phone: "+44 20 7946 0958" }),
+      customer: { ...EXAMPLE_FLOWER_LETTER_REQUEST.customer, country: "GB", phone: "020 7946 0958" },
+    });
+    if (!uk.ok) throw new Error(JSON.stringify(uk.issues));
+    expect(uk.request.recipient.phone).toBe("+442079460958");
+    expect(uk.request.customer.phone).toBe("+442079460958");
+    expect(issuesOf(withCustomer({ country: "GB", phone: "020 7946 0958 1" }))).toEqual([
+      { path: "customer.phone", code: "invalid_format" },
+    ]);
+  });
+
+  it("normalises the example's phone numbers to E.164", () => {
+    const result = validateFlowerLetterRequest(EXAMPLE_FLOWER_LETTER_REQUEST);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.request.customer.phone).toBe("+12025550143");
+    expect(result.request.recipient.phone).toBe("+12125550100");
   });
 
   it("wants the recipient's ZIP to be the delivery ZIP, a ZIP+4 suffix aside", () => {

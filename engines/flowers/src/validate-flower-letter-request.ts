@@ -1,8 +1,12 @@
 import { createSchemaCheck, type Issue } from "@mailpiece/orders";
 import { FlowersError } from "./errors.ts";
-import { FlowerLetterRequest } from "./flower-letter-schema.ts";
+import { COUNTRY_PATTERN, FlowerLetterRequest } from "./flower-letter-schema.ts";
+import { toE164 } from "./phone.ts";
 
-/** A recipient with its country resolved. */
+/** The country of a party that states none. */
+const DEFAULT_COUNTRY = "US";
+
+/** A recipient with its country resolved and its phone in E.164. */
 export interface FlowerRecipientValue {
   name: string;
   phone: string;
@@ -13,7 +17,7 @@ export interface FlowerRecipientValue {
   country: string;
 }
 
-/** A customer with its country and email resolved. */
+/** A customer with its country and email resolved, and its phone (if any) in E.164. */
 export interface FlowerCustomerValue {
   name: string;
   email: string;
@@ -63,8 +67,8 @@ const PATTERN_MESSAGES: Record<string, string> = {
 /**
  * Validates a flower-letter request (spec 1) and applies its defaults. Every problem is collected, never only the
  * first: the JSON Schema (shape, bounds, formats, unknown properties) and the rules across fields (no blank text,
- * 7 to 15 digits in a phone number, the recipient's ZIP is the delivery ZIP). The product, coverage, date and
- * price are the florist's to check. Never throws.
+ * phone numbers that can exist, read in the party's country, the recipient's ZIP is the delivery ZIP). Phone
+ * numbers come back in E.164. The product, coverage, date and price are the florist's to check. Never throws.
  */
 export function validateFlowerLetterRequest(body: unknown): FlowerLetterValidation {
   const schemaIssues = checkSchema(body).map(relabel);
@@ -77,14 +81,21 @@ export function validateFlowerLetterRequest(body: unknown): FlowerLetterValidati
       rules.push({ path: at, code: "too_short", message: `${key} must not be blank.` });
     }
   };
-  const digits = (object: Json | undefined, at: string) => {
+  /** Each party's phone in E.164, read in the party's country. */
+  const phones: { customer?: string; recipient?: string } = {};
+  const phone = (object: Json | undefined, party: "customer" | "recipient") => {
     const value = object && str(object, "phone");
-    const count = value?.replace(/\D/g, "").length ?? 0;
-    if (value !== undefined && (count < 7 || count > 15)) {
+    if (object === undefined || value === undefined) return;
+    const country = str(object, "country") ?? DEFAULT_COUNTRY;
+    // A malformed country is the schema's to report; the phone cannot be read without it.
+    if (!new RegExp(COUNTRY_PATTERN).test(country)) return;
+    const e164 = toE164(value, country);
+    if (e164 !== undefined) phones[party] = e164;
+    else {
       rules.push({
-        path: at,
+        path: `${party}.phone`,
         code: "invalid_format",
-        message: `phone must have 7 to 15 digits; it has ${count}.`,
+        message: `${party}.phone must be a ${country} phone number with its area code, such as (217) 555-0142 in the US, or an international number such as +44 20 7946 0958; no extension.`,
       });
     }
   };
@@ -96,8 +107,8 @@ export function validateFlowerLetterRequest(body: unknown): FlowerLetterValidati
     blank(customer, key, `customer.${key}`);
     blank(recipient, key, `recipient.${key}`);
   }
-  digits(customer, "customer.phone");
-  digits(recipient, "recipient.phone");
+  phone(customer, "customer");
+  phone(recipient, "recipient");
 
   const zipcode = str(body, "zipcode");
   const recipientZip = recipient && str(recipient, "zipcode");
@@ -130,21 +141,21 @@ export function validateFlowerLetterRequest(body: unknown): FlowerLetterValidati
     customer: {
       name: str(customer, "name") ?? "",
       email: str(customer, "email") ?? buyerEmail,
-      ...optional("phone"),
+      ...(phones.customer === undefined ? {} : { phone: phones.customer }),
       ...optional("address1"),
       ...optional("city"),
       ...optional("state"),
       ...optional("zipcode"),
-      country: str(customer, "country") ?? "US",
+      country: str(customer, "country") ?? DEFAULT_COUNTRY,
     },
     recipient: {
       name: str(recipient, "name") ?? "",
-      phone: str(recipient, "phone") ?? "",
+      phone: phones.recipient ?? "",
       address1: str(recipient, "address1") ?? "",
       city: str(recipient, "city") ?? "",
       state: str(recipient, "state") ?? "",
       zipcode: recipientZip ?? "",
-      country: str(recipient, "country") ?? "US",
+      country: str(recipient, "country") ?? DEFAULT_COUNTRY,
     },
     allow_substitutions: own(body, "allow_substitutions") !== false,
   };

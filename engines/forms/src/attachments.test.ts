@@ -56,31 +56,85 @@ describe("checkAttachments", () => {
     ]);
   });
 
-  it("refuses a file type the slot does not take, by extension", () => {
+  it("refuses a file name whose extension the slot does not take", () => {
     expect(keys(checkAttachments(mortgage, [record({ file_name: "record.docx" })]).issues)).toEqual([
       "form.attachments[0].file_name attachment_type_not_allowed",
     ]);
-    expect(keys(checkAttachments(mortgage, [record({ file_name: "record" })]).issues)).toEqual([
-      "form.attachments[0].file_name attachment_type_not_allowed",
+  });
+
+  it("takes the type from the bytes: a file name without an extension is typed by its contents", () => {
+    const { issues, files } = checkAttachments(mortgage, [
+      record({ file_name: "record", content_type: "application/pdf" }),
+      record({ file_name: "supporting_records", base64: base64(makePng(2, 2)) }),
+      record({ file_name: "scan", base64: `data:image/jpeg;base64,${JPEG_BASE64}` }),
+    ]);
+    expect(issues).toEqual([]);
+    expect(files.map((f) => [f.file_name, f.kind])).toEqual([
+      ["record", "pdf"],
+      ["supporting_records", "png"],
+      ["scan", "jpeg"],
     ]);
   });
 
-  it("refuses a content type that contradicts the extension", () => {
+  it("refuses PNG bytes named scan.pdf and declared application/pdf, at the file name and the content type", () => {
+    const png = base64(makePng(2, 2));
+    expect(
+      keys(
+        checkAttachments(mortgage, [
+          record(),
+          record(),
+          record({ file_name: "scan.pdf", content_type: "application/pdf", base64: png }),
+        ]).issues,
+      ),
+    ).toEqual([
+      "form.attachments[2].file_name attachment_content_mismatch",
+      "form.attachments[2].content_type attachment_content_mismatch",
+    ]);
+  });
+
+  it("refuses a PDF declared image/png, whatever the file name says", () => {
     expect(keys(checkAttachments(mortgage, [record({ content_type: "image/png" })]).issues)).toEqual([
-      "form.attachments[0] attachment_content_mismatch",
+      "form.attachments[0].content_type attachment_content_mismatch",
     ]);
+    expect(
+      keys(checkAttachments(mortgage, [record({ file_name: "record", content_type: "image/png" })]).issues),
+    ).toEqual(["form.attachments[0].content_type attachment_content_mismatch"]);
+    expect(
+      keys(checkAttachments(mortgage, [record({ content_type: "application/octet-stream" })]).issues),
+    ).toEqual(["form.attachments[0].content_type attachment_content_mismatch"]);
   });
 
-  it("refuses a data URL MIME type that contradicts the extension", () => {
+  it("refuses a data URL whose MIME type is not the type of its bytes", () => {
     expect(
       keys(checkAttachments(mortgage, [record({ base64: `data:image/png;base64,${pdf}` })]).issues),
-    ).toEqual(["form.attachments[0] attachment_content_mismatch"]);
+    ).toEqual(["form.attachments[0].base64 attachment_content_mismatch"]);
+    expect(
+      keys(
+        checkAttachments(mortgage, [
+          record({
+            file_name: "record",
+            content_type: "application/pdf",
+            base64: `data:image/png;base64,${pdf}`,
+          }),
+        ]).issues,
+      ),
+    ).toEqual(["form.attachments[0].base64 attachment_content_mismatch"]);
   });
 
-  it("refuses bytes that are not the file the name says", () => {
+  it("refuses a file name that names another type than the bytes", () => {
     expect(keys(checkAttachments(mortgage, [record({ base64: base64(makePng(2, 2)) })]).issues)).toEqual([
-      "form.attachments[0] attachment_content_mismatch",
+      "form.attachments[0].file_name attachment_content_mismatch",
     ]);
+    expect(keys(checkAttachments(mortgage, [record({ file_name: "photo.jpg" })]).issues)).toEqual([
+      "form.attachments[0].file_name attachment_content_mismatch",
+    ]);
+  });
+
+  it("refuses contents that are not a PDF, PNG or JPEG file, whatever the name and declared type say", () => {
+    const text = Buffer.from("Just some text, not a PDF.").toString("base64");
+    expect(
+      keys(checkAttachments(mortgage, [record({ content_type: "application/pdf", base64: text })]).issues),
+    ).toEqual(["form.attachments[0].base64 attachment_type_not_allowed"]);
   });
 
   it("refuses text that is not base64, and empty files", () => {

@@ -9,6 +9,7 @@ import {
   sniffFileKind,
 } from "./base64.ts";
 import type { AttachmentType } from "./definition-schema.ts";
+import { ATTACHMENT_TYPES } from "./definition-schema.ts";
 import type { FormIssue } from "./issues.ts";
 import { joinPath } from "./issues.ts";
 import { charCount, isBlank, isRecord } from "./text.ts";
@@ -18,10 +19,11 @@ import type { Workflow, WorkflowSlot } from "./workflow.ts";
 export interface FormAttachmentInput {
   id: string;
   label?: string;
+  /** The file's name; its extension, when it has one, must name the type of the bytes. */
   file_name: string;
-  /** MIME type, optional; the MIME type of a data URL in `base64` also works. */
+  /** MIME type, optional; when given it must be the type of the bytes. */
   content_type?: string;
-  /** Raw base64 or a base64 data URL. */
+  /** Raw base64 or a base64 data URL (whose MIME type must then be the type of the bytes). */
   base64: string;
 }
 
@@ -39,13 +41,14 @@ export interface CheckedAttachment {
 
 const KEYS = ["id", "label", "file_name", "content_type", "base64"] as const;
 
-/** The file kind each slot type means, and the MIME types that declare it. */
+/** The file kind each slot type means, its name, and the MIME types that declare it (the first is its own). */
 const TYPE_KIND: Readonly<Record<AttachmentType, FileKind>> = {
   pdf: "pdf",
   png: "png",
   jpg: "jpeg",
   jpeg: "jpeg",
 };
+const KIND_NAME: Readonly<Record<FileKind, string>> = { pdf: "PDF", png: "PNG", jpeg: "JPEG" };
 const KIND_MIME: Readonly<Record<FileKind, readonly string[]>> = {
   pdf: ["application/pdf", "application/x-pdf"],
   png: ["image/png"],
@@ -56,10 +59,11 @@ const PATH = "form.attachments";
 
 /**
  * Checks the attachments of a form against the workflow's slots: the attachment `id` names its slot; the file
- * type comes from the file name's extension and must be one the slot accepts; a declared MIME type
- * (`content_type`, the data URL's) must agree with it, and so must the bytes (a PDF, PNG or JPEG signature);
- * files per slot between the slot's min_files and max_files; each file within the slot's max_file_bytes and all
- * files together within the workflow's max_total_bytes, counted after base64 decoding.
+ * type comes from the bytes (a PDF, PNG or JPEG signature) and must be one the slot accepts; the file name's
+ * extension (when it has one), `content_type` and a data URL's MIME type must each agree with the bytes, and each
+ * disagreement is reported at its own path (`form.attachments[2].content_type`); files per slot between the
+ * slot's min_files and max_files; each file within the slot's max_file_bytes and all files together within the
+ * workflow's max_total_bytes, counted after base64 decoding.
  */
 export function checkAttachments(
   workflow: Workflow,
@@ -239,6 +243,13 @@ function decodeSource(value: unknown, path: string, issues: FormIssue[]): Payloa
   };
 }
 
+/**
+ * The type of an attachment, from its bytes: a PDF, PNG or JPEG signature the slot accepts, else
+ * `attachment_type_not_allowed` at `.base64`. Then everything that states a type must agree with the bytes, each
+ * refused with `attachment_content_mismatch` at its own path: the file name's extension (`.file_name`; a name
+ * without one is typed by its bytes alone, and an extension that names no type the slot takes is
+ * `attachment_type_not_allowed`), `content_type` (`.content_type`) and a data URL's MIME type (`.base64`).
+ */
 function fileKind(
   slot: WorkflowSlot,
   fileName: string,
@@ -247,39 +258,56 @@ function fileKind(
   path: string,
   issues: FormIssue[],
 ): FileKind | undefined {
+  const accepted = slot.types.map((type) => `.${type}`).join(", ");
+  const kind = sniffFileKind(decodePrefix(payload.base64, 1024));
+  if (kind === undefined || !slot.types.some((type) => TYPE_KIND[type] === kind)) {
+    issues.push({
+      path: joinPath(path, "base64"),
+      code: "attachment_type_not_allowed",
+      message:
+        kind === undefined
+          ? `The contents of "${fileName}" are not a PDF, PNG or JPEG file; ${slot.id} takes ${accepted} files.`
+          : `"${fileName}" is a ${KIND_NAME[kind]} file; ${slot.id} takes ${accepted} files.`,
+    });
+    return undefined;
+  }
+  const before = issues.length;
   const dot = fileName.lastIndexOf(".");
   const extension = dot < 0 ? "" : fileName.slice(dot + 1).toLowerCase();
-  if (!(slot.types as readonly string[]).includes(extension)) {
-    issues.push({
-      path: joinPath(path, "file_name"),
-      code: "attachment_type_not_allowed",
-      message: `${slot.id} takes ${slot.types.map((t) => `.${t}`).join(", ")} files; "${fileName}" is not one.`,
-    });
-    return undefined;
-  }
-  const kind = TYPE_KIND[extension as AttachmentType];
-  const declared = [contentType?.split(";")[0]?.trim().toLowerCase(), payload.mediaType].filter(
-    (m): m is string => m !== undefined && m !== "",
-  );
-  for (const mime of declared) {
-    if (!KIND_MIME[kind].includes(mime)) {
+  if (extension !== "") {
+    const named = (ATTACHMENT_TYPES as readonly string[]).includes(extension)
+      ? TYPE_KIND[extension as AttachmentType]
+      : undefined;
+    if (named !== undefined && named !== kind) {
       issues.push({
-        path,
+        path: joinPath(path, "file_name"),
         code: "attachment_content_mismatch",
-        message: `"${fileName}" is declared as ${mime}, which is not a .${extension} file.`,
+        message: `"${fileName}" is named as a .${extension} file, but its contents are a ${KIND_NAME[kind]} file.`,
       });
-      return undefined;
+    } else if (!(slot.types as readonly string[]).includes(extension)) {
+      issues.push({
+        path: joinPath(path, "file_name"),
+        code: "attachment_type_not_allowed",
+        message: `${slot.id} takes ${accepted} files; "${fileName}" is not one.`,
+      });
     }
   }
-  if (sniffFileKind(decodePrefix(payload.base64, 1024)) !== kind) {
+  const declared = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (declared !== undefined && declared !== "" && !KIND_MIME[kind].includes(declared)) {
     issues.push({
-      path,
+      path: joinPath(path, "content_type"),
       code: "attachment_content_mismatch",
-      message: `The contents of "${fileName}" are not a ${kind.toUpperCase()} file.`,
+      message: `"${fileName}" is declared as ${declared}, but its contents are a ${KIND_NAME[kind]} file (${KIND_MIME[kind][0]}).`,
     });
-    return undefined;
   }
-  return kind;
+  if (payload.mediaType !== undefined && !KIND_MIME[kind].includes(payload.mediaType)) {
+    issues.push({
+      path: joinPath(path, "base64"),
+      code: "attachment_content_mismatch",
+      message: `The data URL of "${fileName}" declares ${payload.mediaType}, but its contents are a ${KIND_NAME[kind]} file (${KIND_MIME[kind][0]}).`,
+    });
+  }
+  return issues.length === before ? kind : undefined;
 }
 
 function slotCountIssues(workflow: Workflow, counts: ReadonlyMap<string, number>): FormIssue[] {

@@ -99,7 +99,7 @@ describe("buildPacket", { timeout: 60_000 }, () => {
       "The payment history for the account from January 1, 2026 to today.",
       "1. statement.pdf (Supporting records)",
       "3. receipt.jpg (Supporting records)",
-      "Phone: +1 (217) 555-0142",
+      "Phone: +12175550142",
       "Email: jordan@example.com",
       "Sincerely,",
       "Jordan Avery Public",
@@ -202,6 +202,19 @@ describe("buildPacket", { timeout: 60_000 }, () => {
     ]);
     const doc = await PDFDocument.load(pdf);
     for (const page of doc.getPages()) expect(page.getSize()).toEqual({ width: 612, height: 792 });
+  });
+
+  it("court: the cover sheet prints the filing deadline when one is given (in the sender's words, not as a legal claim), and no line when none is", async () => {
+    const court = builtin(COURT);
+    const { pdf } = await buildPacket(court, { fields: courtAnswers(), attachments: [motion] }, OPTIONS);
+    const cover = flat(pages(pdf, 1)[0] ?? "");
+    expect(cover).toContain("Filing due date (stated by the sender): April 1, 2026");
+    const fields = courtAnswers();
+    delete fields.filing_deadline;
+    const without = await buildPacket(court, { fields, attachments: [motion] }, OPTIONS);
+    const bare = flat(pages(without.pdf, 1)[0] ?? "");
+    expect(bare).toContain("Case number: 2026-CV-00417");
+    expect(bare).not.toContain("Filing due date");
   });
 
   it("puts a watermark on every page, attached copies included", async () => {

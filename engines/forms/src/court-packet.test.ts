@@ -86,10 +86,14 @@ describe("court-document-mailing-packets", () => {
         "form.attachments attachment_too_many",
       ]);
     });
-    it("primary_document is a PDF only", () => {
+    it("primary_document is a PDF only, judged by the bytes", () => {
       const png = { id: "primary_document", file_name: "motion.png", base64: base64(makePng(4, 4)) };
       expect(keys(run(() => {}, [png]).issues)).toEqual([
-        "form.attachments[0].file_name attachment_type_not_allowed",
+        "form.attachments[0].base64 attachment_type_not_allowed",
+      ]);
+      const named = { ...png, file_name: "motion.pdf", content_type: "application/pdf" };
+      expect(keys(run(() => {}, [named]).issues)).toEqual([
+        "form.attachments[0].base64 attachment_type_not_allowed",
       ]);
     });
     it("supporting_documents take PDF, JPEG and PNG files, at most 20, printed after the primary document in the given order", () => {

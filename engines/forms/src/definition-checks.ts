@@ -110,6 +110,7 @@ function checkField(
   only("pattern", ["text"]);
   only("pattern_description", ["text"]);
   only("not_in_future", ["date"]);
+  only("not_in_past", ["date"]);
   if (field.type === "select") {
     if (field.choices === undefined) add(`${path}.choices`, "required", "A select field lists its choices.");
     else if (new Set(field.choices).size !== field.choices.length) {
@@ -172,7 +173,7 @@ function checkField(
         "Signatures, addresses, eligibility answers, declarations and consents are never taken from a default.",
       );
     } else {
-      const check = checkAnswer(field as WorkflowField, field.default, `${path}.default`, "9999-12-31");
+      const check = checkAnswer(field as WorkflowField, field.default, `${path}.default`);
       if (check.status !== "valid") {
         add(`${path}.default`, "invalid_value", `The default is not a valid answer to "${field.id}".`);
       }

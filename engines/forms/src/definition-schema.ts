@@ -108,6 +108,12 @@ export const FieldDefinition = Type.Object(
     not_in_future: Type.Optional(
       Type.Boolean({ description: "date fields only: the date is today or earlier." }),
     ),
+    not_in_past: Type.Optional(
+      Type.Boolean({
+        description:
+          "date fields only: the date is today or later (a deadline that has not passed), checked again at every stage.",
+      }),
+    ),
     default: Type.Optional(Type.Union([Type.String(), Type.Boolean()])),
   },
   { additionalProperties: false },

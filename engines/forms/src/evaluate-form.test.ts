@@ -68,6 +68,9 @@ const chain = loadWorkflow({
   },
 });
 
+/** The start of a PDF file, base64: enough for the attachment checks, which read a file's first bytes. */
+const PDF_BYTES = Buffer.from("%PDF-1.7\n%%EOF\n", "latin1").toString("base64");
+
 const codes = (issues: { path: string; code: string }[]) => issues.map((i) => `${i.path} ${i.code}`);
 
 describe("evaluateForm: activity and visibility", () => {
@@ -239,6 +242,45 @@ describe("evaluateForm: stages and options", () => {
     fields.account_last_4 = "48";
     const later = evaluateForm(bank, { fields }, { stage: "fulfillment", today: TODAY });
     expect(codes(later.issues)).toEqual(["form.fields.account_last_4 too_short"]);
+  });
+
+  it("a deadline valid at payment is refused at fulfillment once the clock has passed it", () => {
+    const definition = structuredClone(builtin(COURT)) as unknown as {
+      fields: Array<Record<string, unknown>>;
+    };
+    for (const field of definition.fields) {
+      if (field.id === "filing_deadline") field.not_in_past = true;
+    }
+    const court = loadWorkflow(definition);
+    const motion = { id: "primary_document", file_name: "motion.pdf", base64: PDF_BYTES };
+    const input = { fields: { ...courtAnswers(), filing_deadline: "2026-04-01" }, attachments: [motion] };
+    const atPayment = { now: () => Date.parse("2026-03-31T23:00:00Z") };
+    const atFulfillment = { now: () => Date.parse("2026-04-02T09:00:00Z") };
+    const paid = evaluateForm(court, input, { stage: "payment", clock: atPayment });
+    expect(paid.issues).toEqual([]);
+    expect(paid.ok).toBe(true);
+    const deadlineDay = evaluateForm(court, input, {
+      stage: "fulfillment",
+      clock: { now: () => Date.parse("2026-04-01T23:59:59Z") },
+    });
+    expect(deadlineDay.ok).toBe(true);
+    const fulfilled = evaluateForm(court, input, { stage: "fulfillment", clock: atFulfillment });
+    expect(fulfilled.ok).toBe(false);
+    expect(fulfilled.stage).toBe("fulfillment");
+    expect(codes(fulfilled.issues)).toEqual(["form.fields.filing_deadline date_in_past"]);
+    expect(fulfilled.issues[0]?.message).toContain("2026-04-02");
+  });
+
+  it("needs today (or a clock) for a workflow with a date that must not be in the past", () => {
+    const definition = structuredClone(builtin(COURT)) as unknown as {
+      fields: Array<Record<string, unknown>>;
+    };
+    for (const field of definition.fields) {
+      if (field.id === "filing_deadline") field.not_in_past = true;
+    }
+    expect(() =>
+      evaluateForm(loadWorkflow(definition), { fields: courtAnswers() }, { stage: "fulfillment" }),
+    ).toThrow(expect.objectContaining({ code: "invalid_options" }));
   });
 
   it.each(["preview", "approval", "checkout", "payment", "fulfillment", "machine"] as const)(

@@ -9,6 +9,7 @@ import type { AnswerValue } from "./field-answer.ts";
 import { checkAnswer } from "./field-answer.ts";
 import type { FormIssue } from "./issues.ts";
 import { fieldPath } from "./issues.ts";
+import { DEFAULT_PHONE_COUNTRY } from "./phone.ts";
 import { ruleHolds, ruleParts } from "./rules.ts";
 import { isRecord } from "./text.ts";
 import type { Workflow } from "./workflow.ts";
@@ -21,9 +22,13 @@ export interface FormInput {
 }
 
 export interface EvaluateOptions {
-  /** The stage the answers are checked at; every rule runs at every stage. */
+  /**
+   * The stage the answers are checked at; every rule runs at every stage. Run it again at each stage with that
+   * stage's clock: at "fulfillment" a date that must not be in the past (a deadline) is compared with the day
+   * the order is fulfilled, so an order accepted at payment is refused once its deadline has passed.
+   */
   stage: ComplianceStage;
-  /** Today's date (YYYY-MM-DD) for fields that must not be in the future. Wins over `clock`. */
+  /** Today's date (YYYY-MM-DD) for dates compared with today (`not_in_future`, `not_in_past`). Wins over `clock`. */
   today?: string;
   /** Where "today" comes from when `today` is not given: the clock's date in UTC. */
   clock?: Clock;
@@ -62,6 +67,11 @@ export interface FormEvaluation {
  * - Unanswered fact fields take their default, if they have one. Eligibility answers, declarations, consents and
  *   signatures have none (the loader refuses it), so they are never inferred.
  * - Unknown field ids are refused (`unknown_field`).
+ * - Dates with `not_in_future` must be today or earlier (`date_in_future`), dates with `not_in_past` today or later
+ *   (`date_in_past`), today being the stage's: a deadline that passes between payment and fulfillment refuses the
+ *   order at fulfillment.
+ * - Phone answers are read in the country of the nearest address answered before them (US without one) and kept
+ *   in E.164.
  * - Eligibility rules run on every evaluation; an answer they match is refused with the rule's code
  *   (`out_of_scope_…`) and reason, in `eligibility.refusals` and in `issues`.
  *
@@ -110,6 +120,8 @@ export function evaluateForm(workflow: Workflow, input: FormInput, options: Eval
 
   const active: string[] = [];
   const answers: Record<string, AnswerValue> = {};
+  /** National phone numbers are read in the country of the nearest address answered before them. */
+  let phoneCountry = DEFAULT_PHONE_COUNTRY;
   /** What rules see: every field id, with its valid answer while active, else null. */
   const ruleData: Record<string, unknown> = Object.fromEntries(workflow.fields.map((f) => [f.id, null]));
   for (const field of workflow.fields) {
@@ -127,14 +139,18 @@ export function evaluateForm(workflow: Workflow, input: FormInput, options: Eval
       continue;
     }
     active.push(field.id);
-    let check = checkAnswer(field, raw, path, today);
+    const context = { ...(today === undefined ? {} : { today }), phoneCountry };
+    let check = checkAnswer(field, raw, path, context);
     if (check.status === "absent" && field.default !== undefined && fieldRole(field) === "fact") {
-      check = checkAnswer(field, field.default, path, today);
+      check = checkAnswer(field, field.default, path, context);
     }
     if (check.status === "invalid") issues.push(...check.issues);
     else if (check.status === "valid") {
       answers[field.id] = check.value;
       ruleData[field.id] = check.value;
+      if (field.type === "address" && typeof check.value === "object" && "countryCode" in check.value) {
+        phoneCountry = check.value.countryCode;
+      }
     } else if (field.required !== false) {
       issues.push({ path, code: "required", message: `${field.id} (${field.label}) is required.` });
     }

@@ -2,10 +2,11 @@ import type { AddressAnswer } from "./address.ts";
 import { checkAddress } from "./address.ts";
 import { isCalendarDate } from "./dates.ts";
 import type { FormIssue } from "./issues.ts";
+import { formatPhone, parsePhone } from "./phone.ts";
 import type { SignatureAnswer } from "./signature.ts";
 import { checkSignature } from "./signature.ts";
 import { charCount, isBlank, normaliseText } from "./text.ts";
-import { isEmail, isPhone, parseCurrency } from "./text-classes.ts";
+import { isEmail, parseCurrency } from "./text-classes.ts";
 import type { WorkflowField } from "./workflow.ts";
 import { maxLength } from "./workflow.ts";
 
@@ -24,12 +25,26 @@ function invalid(path: string, code: string, message: string): AnswerCheck {
   return { status: "invalid", issues: [{ path, code, message }] };
 }
 
+/** What an answer is checked against besides its field. */
+export interface AnswerContext {
+  /** Today (YYYY-MM-DD), for `not_in_future` and `not_in_past` dates; without it they are not compared. */
+  today?: string;
+  /** The ISO country national phone numbers are read in; default US. */
+  phoneCountry?: string;
+}
+
 /**
  * Checks one raw answer against its field. Not answers (`absent`): undefined, null, empty and whitespace-only
  * strings, an unchecked box (false), an address with every part blank, a signature without text or image.
- * `today` (YYYY-MM-DD) is needed for fields with `not_in_future`.
+ * A valid phone answer is returned in E.164 (with " ext. 12" when it has an extension).
  */
-export function checkAnswer(field: WorkflowField, raw: unknown, path: string, today?: string): AnswerCheck {
+export function checkAnswer(
+  field: WorkflowField,
+  raw: unknown,
+  path: string,
+  context: AnswerContext = {},
+): AnswerCheck {
+  const { today } = context;
   if (raw === undefined || raw === null) return ABSENT;
   switch (field.type) {
     case "checkbox":
@@ -60,14 +75,21 @@ export function checkAnswer(field: WorkflowField, raw: unknown, path: string, to
       if (field.not_in_future === true && today !== undefined && raw > today) {
         return invalid(path, "date_in_future", `${field.id} must be today (${today}) or earlier.`);
       }
+      if (field.not_in_past === true && today !== undefined && raw < today) {
+        return invalid(
+          path,
+          "date_in_past",
+          `${field.id} (${raw}) has passed: it must be today (${today}) or later.`,
+        );
+      }
       return { status: "valid", value: raw };
     case "text":
     case "textarea":
-      return checkText(field, raw, path);
+      return checkText(field, raw, path, context.phoneCountry);
   }
 }
 
-function checkText(field: WorkflowField, raw: unknown, path: string): AnswerCheck {
+function checkText(field: WorkflowField, raw: unknown, path: string, phoneCountry?: string): AnswerCheck {
   if (typeof raw !== "string") return invalid(path, "invalid_type", `${field.id} must be a string.`);
   const text = normaliseText(raw);
   if (text === "") return ABSENT;
@@ -95,15 +117,17 @@ function checkText(field: WorkflowField, raw: unknown, path: string): AnswerChec
     return invalid(path, "invalid_format", `${field.id} must be a single line.`);
   }
   switch (field.text_class) {
-    case "phone":
-      if (!isPhone(text)) {
+    case "phone": {
+      const phone = parsePhone(text, phoneCountry);
+      if (phone === undefined) {
         return invalid(
           path,
           "invalid_phone",
-          `${field.id} must be a phone number of 7 to 15 digits, such as +1 555 010 0199.`,
+          `${field.id} must be a phone number with its area code, such as (217) 555-0142, or in international format, such as +44 20 7946 0958.`,
         );
       }
-      break;
+      return { status: "valid", value: formatPhone(phone) };
+    }
     case "email":
       if (!isEmail(text)) return invalid(path, "invalid_email", `${field.id} must be an email address.`);
       break;

@@ -16,6 +16,7 @@ export const FORM_ISSUE_CODES = [
   "invalid_format",
   "invalid_date",
   "date_in_future",
+  "date_in_past",
   "invalid_phone",
   "invalid_email",
   "invalid_currency",

@@ -256,6 +256,11 @@ describe("loadWorkflow", () => {
       d.fields[2] = { ...d.fields[2], not_in_future: true };
       expectIssue(d, "fields[2].not_in_future", "inconsistent");
     });
+    it("not_in_past on a field that is not a date", () => {
+      const d = minimal();
+      d.fields[2] = { ...d.fields[2], not_in_past: true };
+      expectIssue(d, "fields[2].not_in_past", "inconsistent");
+    });
     it("a visibility rule reading an unknown field", () => {
       const d = minimal();
       d.fields[2] = { ...d.fields[2], visible_when: { "!!": [{ var: "add_notes" }] } };

@@ -169,7 +169,30 @@ describe("mortgage-servicing-error-packet", () => {
     it("phone", () => {
       onlyIssue((f) => (f.phone = "call me"), "form.fields.phone", "invalid_phone");
       onlyIssue((f) => (f.phone = "12345"), "form.fields.phone", "invalid_phone");
-      expect(withChange((f) => (f.phone = "217.555.0142 ext. 12")).ok).toBe(true);
+      onlyIssue((f) => (f.phone = "+999 1234567"), "form.fields.phone", "invalid_phone");
+      onlyIssue((f) => (f.phone = "217 555 0142 5"), "form.fields.phone", "invalid_phone");
+      expect(withChange((f) => (f.phone = "217.555.0142 ext. 12")).answers.phone).toBe(
+        "+12175550142 ext. 12",
+      );
+    });
+    it.each(["(217) 555-0142", "217-555-0142", "217.555.0142", "+1 217 555 0142"])(
+      "phone %s is accepted and kept in E.164",
+      (phone) => {
+        const result = withChange((f) => (f.phone = phone));
+        expect(result.issues).toEqual([]);
+        expect(result.answers.phone).toBe("+12175550142");
+      },
+    );
+    it("phone: international numbers, and national ones in the country of the sender's address", () => {
+      expect(withChange((f) => (f.phone = "+44 20 7946 0958")).answers.phone).toBe("+442079460958");
+      const uk = { line1: "10 Example Road", city: "London", zip: "SW1A 1AA", countryCode: "GB" };
+      const fromUk = withChange((f) => {
+        f.sender_address = uk;
+        f.phone = "020 7946 0958";
+      });
+      expect(fromUk.issues).toEqual([]);
+      expect(fromUk.answers.phone).toBe("+442079460958");
+      onlyIssue((f) => (f.phone = "020 7946 0958"), "form.fields.phone", "invalid_phone");
     });
     it("email", () => {
       onlyIssue((f) => (f.email = "jordan@example"), "form.fields.email", "invalid_email");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadWorkflow } from "./load-workflow.ts";
 import { workflowSchema } from "./schema-view.ts";
 import { BANK, builtin, COURT, MORTGAGE } from "./test-support.ts";
 
@@ -24,6 +25,18 @@ describe("workflowSchema", () => {
       "countryCode",
     ]);
     expect(schema.fields.find((f) => f.id === "facts_acknowledged")?.role).toBe("declaration");
+  });
+
+  it("states the date bounds: not_in_future and not_in_past", () => {
+    expect(workflowSchema(builtin(BANK)).fields.find((f) => f.id === "statement_date")).toMatchObject({
+      not_in_future: true,
+    });
+    const definition = structuredClone(builtin(COURT)) as unknown as {
+      fields: Array<Record<string, unknown>>;
+    };
+    for (const field of definition.fields) if (field.id === "filing_deadline") field.not_in_past = true;
+    const court = workflowSchema(loadWorkflow(definition));
+    expect(court.fields.find((f) => f.id === "filing_deadline")).toMatchObject({ not_in_past: true });
   });
 
   it("lists the visibility rules as dependencies", () => {

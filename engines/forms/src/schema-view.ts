@@ -19,6 +19,7 @@ export interface SchemaField {
   choices?: string[];
   visible_when?: DeepReadonly<Rule>;
   not_in_future?: boolean;
+  not_in_past?: boolean;
   default?: string | boolean;
   /** The parts of an address or signature answer. */
   subfields?: string[];
@@ -101,6 +102,7 @@ export function workflowSchema(workflow: Workflow): WorkflowSchemaView {
       ...(field.choices === undefined ? {} : { choices: [...field.choices] }),
       ...(field.visible_when === undefined ? {} : { visible_when: field.visible_when }),
       ...(field.not_in_future === undefined ? {} : { not_in_future: field.not_in_future }),
+      ...(field.not_in_past === undefined ? {} : { not_in_past: field.not_in_past }),
       ...(field.default === undefined ? {} : { default: field.default }),
       ...(field.type === "address"
         ? { subfields: ["line1", "line2", "city", "state", "zip", "countryCode"] }

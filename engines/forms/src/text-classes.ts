@@ -1,20 +1,7 @@
 /**
- * The value classes of text fields: phone, email, currency. Each check takes the trimmed answer.
+ * The value classes of text fields: email and currency (phone numbers are read in phone.ts). Each check takes
+ * the trimmed answer.
  */
-
-/** Digits, spaces and + ( ) . - separators, with an optional extension ("x 12", "ext. 12"). */
-const PHONE = /^(\+?[0-9][0-9 ().-]*[0-9)])(?:\s*(?:x|ext\.?)\s*[0-9]{1,6})?$/i;
-
-/**
- * A phone number: 7 to 15 digits (the longest international number, E.164) written with optional spaces,
- * hyphens, dots, parentheses and a leading +, and an optional extension.
- */
-export function isPhone(text: string): boolean {
-  const match = PHONE.exec(text);
-  if (!match) return false;
-  const digits = (match[1] ?? "").replace(/[^0-9]/g, "").length;
-  return digits >= 7 && digits <= 15;
-}
 
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;

@@ -40,5 +40,5 @@ export function maxLength(field: WorkflowField): number {
 
 /** True when the workflow has a date field checked against today. */
 export function needsToday(workflow: Workflow): boolean {
-  return workflow.fields.some((field) => field.not_in_future === true);
+  return workflow.fields.some((field) => field.not_in_future === true || field.not_in_past === true);
 }
