@@ -39,7 +39,7 @@ import { runFulfilment } from "./fulfilment.ts";
 import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { reconcilePayments } from "./payment-reconciliation.ts";
-import { createPreviewSigner } from "./previews.ts";
+import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
 import type { UploadSlotOutcome } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
@@ -196,12 +196,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         };
       }
       if (!signer) return { ok: true, view };
-      // The preview serves the exact bytes that would print; they are kept by content, like any document.
-      const sha256 = createHash("sha256").update(document.bytes).digest("hex");
-      const key = `documents:${sha256}`;
-      if (!(await ctx.blobs.head(key)))
-        await ctx.blobs.put(key, document.bytes, { contentType: "application/pdf" });
-      return { ok: true, view: { ...view, preview_path: signer.sign(sha256, ctx.clock.now()).path } };
+      // The preview serves the exact bytes that would print, kept only as long as its link works.
+      const link = signer.sign(createHash("sha256").update(document.bytes).digest("hex"), ctx.clock.now());
+      await keepPreview(ctx, document.bytes, link.expiresAt);
+      return { ok: true, view: { ...view, preview_path: link.path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
     async getCampaign(id) {
@@ -220,6 +218,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         }
       : {}),
     async fulfil(options = {}) {
+      await collectPreviews(ctx);
       const confirmed = await reconcilePayments({ ...ctx, rails: deps.rails ?? {} });
       const worked =
         confirmed + (await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }));
@@ -264,7 +263,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       if (!signer) return { ok: false, reason: "invalid" };
       const verdict = signer.verify(sha256, expires, sig, ctx.clock.now());
       if (verdict !== "ok") return { ok: false, reason: verdict };
-      const blob = await ctx.blobs.get(`documents:${sha256}`);
+      const blob = await openDocument(ctx, sha256);
       return blob ? { ok: true, bytes: blob.bytes } : { ok: false, reason: "missing" };
     },
     async close() {

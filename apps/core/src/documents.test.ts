@@ -1,4 +1,5 @@
 import { letterOrder, makePdf, pdfDataUrl } from "@mailpiece/conformance";
+import { manualClock } from "@mailpiece/ports";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
 import type { ValidateOutcome } from "./core.ts";
@@ -54,6 +55,43 @@ describe("postcard routes", () => {
       expect(outcome.ok).toBe(true);
       if (!outcome.ok || outcome.view.object !== "order_validation") return;
       expect(outcome.view.postcard_route?.route).toBe("international_second");
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+});
+
+describe("previews of unpaid work", () => {
+  it("keep a validated PDF only while its link works, then collect it", async () => {
+    const clock = manualClock(Date.parse("2026-11-24T10:00:00Z"));
+    const blobs = createMemoryBlobStore();
+    const core = createMailpieceCore({
+      store: createMemoryStore({ clock }),
+      blobs,
+      clock,
+      config: { previewSecret: "preview-secret-of-at-least-thirty-two-bytes", previewTtlMs: 15 * 60_000 },
+    });
+    try {
+      const outcome = await core.validateOrder({
+        body: letterOrder({ letter: undefined, pdf: pdfDataUrl(await makePdf(1)) }),
+      });
+      if (!outcome.ok || outcome.view.object !== "order_validation") throw new Error("valid");
+      const link = new URL(`https://mailpiece.test${outcome.view.preview_path}`);
+      const sha256 = link.pathname
+        .split("/")
+        .at(-1)!
+        .replace(/\.pdf$/, "");
+      const open = () =>
+        core.openPreview(sha256, link.searchParams.get("expires"), link.searchParams.get("sig"));
+      expect((await open()).ok).toBe(true);
+      // Nothing is ordered: the bytes are not kept as a document.
+      expect(await blobs.head(`documents:${sha256}`)).toBeUndefined();
+      await core.fulfil();
+      expect((await open()).ok).toBe(true);
+      clock.advance(20 * 60_000);
+      await core.fulfil();
+      expect(await blobs.head(`previews:${sha256}`)).toBeUndefined();
+      expect(await open()).toEqual({ ok: false, reason: "expired" });
     } finally {
       await core.close();
     }

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type { Blob, BlobStore, Clock, Store } from "@mailpiece/ports";
 
 /** A signed, short-lived link to a document: `/api/machine/previews/<sha256>.pdf?expires=<unix s>&sig=<hex>`. */
 export interface PreviewSigner {
@@ -40,4 +41,57 @@ export function createPreviewSigner(secret: string, ttlMs: number): PreviewSigne
       return Number(expires) * 1000 < now ? "expired" : "ok";
     },
   };
+}
+
+/** Where previews of documents that nothing has ordered are kept, and the index that says until when. */
+const previewBlobKey = (sha256: string) => `previews:${sha256}`;
+const previewIndexKey = (sha256: string) => `preview-index:${sha256}`;
+/** How long a preview outlives its link, so that a link opened at its last second still finds the bytes. */
+const PREVIEW_GRACE_MS = 60_000;
+
+/**
+ * Keeps the bytes behind a preview link of unpaid work (a validation) until the link expires. A document that an
+ * order already holds is served from there; anything else is collected by `collectPreviews` once expired, so free
+ * validations never grow the store for good.
+ */
+export async function keepPreview(
+  ctx: { store: Store; blobs: BlobStore },
+  bytes: Uint8Array,
+  expiresAt: number,
+): Promise<void> {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  if (await ctx.blobs.head(`documents:${sha256}`)) return;
+  const index = await ctx.store.get<{ expires_at: number }>(previewIndexKey(sha256));
+  const until = expiresAt + PREVIEW_GRACE_MS;
+  // The index goes down first: a crash between the two writes leaves an entry the collector clears, never a blob.
+  if (!index || index.value.expires_at < until)
+    await ctx.store.put(previewIndexKey(sha256), { expires_at: until });
+  if (!(await ctx.blobs.head(previewBlobKey(sha256))))
+    await ctx.blobs.put(previewBlobKey(sha256), bytes, { contentType: "application/pdf" });
+}
+
+/** The stored bytes of a document by content hash: an ordered document, or a preview still kept. */
+export async function openDocument(ctx: { blobs: BlobStore }, sha256: string): Promise<Blob | undefined> {
+  return (await ctx.blobs.get(`documents:${sha256}`)) ?? (await ctx.blobs.get(previewBlobKey(sha256)));
+}
+
+/** Deletes previews whose links have expired; returns how many. One page per call, oldest keys first. */
+export async function collectPreviews(
+  ctx: { store: Store; blobs: BlobStore; clock: Clock },
+  limit = 200,
+): Promise<number> {
+  const page = await ctx.store.list<{ expires_at: number }>("preview-index:", { limit });
+  let collected = 0;
+  for (const entry of page.records) {
+    if (entry.value.expires_at > ctx.clock.now()) continue;
+    const sha256 = entry.key.slice("preview-index:".length);
+    await ctx.blobs.delete(previewBlobKey(sha256));
+    try {
+      await ctx.store.delete(entry.key, { ifVersion: entry.version });
+      collected++;
+    } catch {
+      // Validated again meanwhile: the newer entry keeps the preview, and its bytes are put back on that request.
+    }
+  }
+  return collected;
 }
