@@ -231,3 +231,55 @@ export function campaignPage(view: CampaignView): string {
 ${rows}
 </tbody></table></body></html>`;
 }
+
+/** How far along a piece is, for the campaign's own status: the slowest piece still moving sets it. */
+const PROGRESS: readonly string[] = [
+  "queued",
+  "document_preparing",
+  "document_prepared",
+  "submission_pending",
+  "submitted",
+  "accepted",
+  "in_transit",
+];
+
+/**
+ * A paid campaign's status, derived from its pieces: the status of the least advanced piece while any is moving;
+ * once every piece has ended, `delivered` when all were delivered, the common status when all ended alike, and
+ * `completed` otherwise (`campaign.by_status` says how each ended). Its steps add `letter_created` once every
+ * piece was handed to a printer.
+ */
+export async function campaignStatusView(store: Store, campaign: OrderRecord): Promise<OrderStatusView> {
+  const own = orderStatusView(campaign);
+  const plan = campaign.campaign;
+  if (!plan || plan.child_ids.length === 0) return own;
+  const children = await Promise.all(
+    plan.child_ids.map(async (id) => (await store.get<OrderRecord>(orderKey(id)))?.value),
+  );
+  const views = children.filter((c): c is OrderRecord => c !== undefined).map((c) => orderStatusView(c));
+  const byStatus: Record<string, number> = {};
+  for (const view of views) byStatus[view.status] = (byStatus[view.status] ?? 0) + 1;
+  const moving = views.filter((v) => !v.terminal);
+  const terminal = moving.length === 0 && views.length === plan.child_ids.length;
+  let status: string;
+  if (!terminal) {
+    const ranks = moving.map((v) => PROGRESS.indexOf(v.status)).filter((rank) => rank >= 0);
+    status = ranks.length > 0 ? PROGRESS[Math.min(...ranks)]! : "queued";
+  } else {
+    const ended = Object.keys(byStatus);
+    status = ended.length === 1 ? ended[0]! : "completed";
+  }
+  const created = views.map((v) => v.steps.find((s) => s.step === "letter_created")?.at);
+  const steps = [...own.steps];
+  if (views.length === plan.child_ids.length && created.every((at) => at !== undefined)) {
+    steps.push({ step: "letter_created", at: created.reduce((a, b) => (a! > b! ? a : b))! });
+  }
+  return {
+    ...own,
+    status,
+    terminal,
+    steps,
+    current_step: steps.at(-1)?.step ?? null,
+    campaign: { pieces: plan.pieces.length, by_status: byStatus },
+  };
+}

@@ -344,6 +344,25 @@ describe("validateCampaign quote", () => {
     });
   });
 
+  it("refuses a campaign whose total passes the ceiling of one order, saying how many rows fit", async () => {
+    // 3.40 a piece: 58 pieces cost 197.20, 59 cost 200.60.
+    const rows = Array.from({ length: 100 }, (_, i) => US(`Person ${i + 1}`));
+    const outcome = await validateCampaign(orderOf(campaign({ csv_content: csvOf(...rows) })).order, {
+      config,
+    });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.issues).toEqual([
+      expect.objectContaining({ path: "bulk.csv_content", code: "campaign_above_ceiling" }),
+    ]);
+    const message = outcome.issues[0]!.message;
+    expect(message).toContain("$340.00 for 100 mailpieces");
+    expect(message).toContain("The first 58 valid rows (through CSV row 58) fit in one order ($197.20)");
+    expect(message).toContain("Projects API");
+    const fits = await validated(campaign({ csv_content: csvOf(...rows.slice(0, 58)) }));
+    expect(fits.view.quote.price_cents).toBe(58 * 340);
+  });
+
   it("makes a row to a route the price book lacks invalid with route_unavailable on its country column", async () => {
     const noGermany = defaultCoreConfig({ priceBook: withoutDestination("DE") });
     const csv = csvOf(US("A"), DE("B")).replace(",country,", ",Country_Code,");
@@ -414,7 +433,9 @@ describe("validateCampaign refusals", () => {
     const outcome = await validateCampaign({ ...order, bulk }, { config });
     expect(outcome.ok ? [] : outcome.issues.map((i) => i.code)).toEqual(["campaign_too_many_rows"]);
     const atLimit = { ...bulk, rows: bulk.rows.slice(1) };
-    expect((await validateCampaign({ ...order, bulk: atLimit }, { config })).ok).toBe(true);
+    // At the row limit the rows are not refused; what one payment may carry bounds the campaign instead.
+    const within = await validateCampaign({ ...order, bulk: atLimit }, { config });
+    expect(within.ok ? [] : within.issues.map((i) => i.code)).toEqual(["campaign_above_ceiling"]);
   });
 
   it("keeps the order engine's limits: a CSV over the row limit never becomes a campaign", () => {

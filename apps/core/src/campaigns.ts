@@ -162,6 +162,8 @@ export async function validateCampaign(
       route.amount_cents += unit;
     }
   }
+  const ceiling = ctx.config.bounds.max_cents;
+  if (total > ceiling) return aboveCeiling(pieces, total, ceiling);
   const reports = rows.reports();
   const invalid = reports.filter((report) => report.status === "invalid");
   const warnings = orderWarnings.filter((warning) => warning.code !== "campaign_rows_invalid");
@@ -558,6 +560,35 @@ function pricingPath(order: NormalizedOrder, field: string | undefined): string 
     default:
       return field;
   }
+}
+
+/**
+ * One machine order, a campaign included, is paid with one payment within the published bounds. A campaign above
+ * the ceiling is refused with how many of its rows fit in one order, so the client can split it; mailings larger
+ * than one payment belong to the Projects API, paid from prepaid credits.
+ */
+function aboveCeiling(
+  pieces: readonly CampaignPiece[],
+  total: number,
+  ceiling: number,
+): { ok: false; issues: Issue[] } {
+  let fit = 0;
+  let sum = 0;
+  for (const piece of pieces) {
+    if (sum + piece.price_cents > ceiling) break;
+    sum += piece.price_cents;
+    fit++;
+  }
+  const lastRow = fit > 0 ? pieces[fit - 1]!.row_number : undefined;
+  return refuse(
+    "bulk.csv_content",
+    "campaign_above_ceiling",
+    `This campaign costs $${formatUsd(total)} for ${pieces.length} mailpieces; one machine order is paid with one payment of at most $${formatUsd(ceiling)}. ` +
+      (fit > 0
+        ? `The first ${fit} valid rows (through CSV row ${lastRow}) fit in one order ($${formatUsd(sum)}): split the CSV into campaigns that each cost at most $${formatUsd(ceiling)}, each under its own request_id. `
+        : "") +
+      "Larger mailings go through the Projects API (/api/v1), paid from prepaid credits.",
+  );
 }
 
 function refuse(path: string, code: string, message: string): { ok: false; issues: Issue[] } {

@@ -19,7 +19,7 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { PaymentError } from "@mailpiece/ports";
-import { spawnCampaignOrders } from "./campaign-orders.ts";
+import { campaignStatusView, spawnCampaignOrders } from "./campaign-orders.ts";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
@@ -62,8 +62,8 @@ export type CreateOrderOutcome =
       kind: "payment_required";
       challenge: PaymentChallenge;
       order: OrderStatusView;
-      /** The SHA-256 of the PDF that will print, for a preview link. */
-      document_sha256: string;
+      /** The SHA-256 of the PDF that will print, for a preview link; absent for a campaign (no one PDF prints). */
+      document_sha256?: string;
       error?: { code: string; message: string };
     }
   /** 202: settled (or settling), the order is durable and queued. */
@@ -315,7 +315,7 @@ async function challengeFor(
     kind: "payment_required",
     challenge,
     order: orderStatusView(record),
-    document_sha256: record.document.sha256,
+    ...(record.campaign ? {} : { document_sha256: record.document.sha256 }),
     ...(error ? { error: { code: error.code, message: error.message } } : {}),
   };
 }
@@ -376,8 +376,11 @@ async function openOrder(
   const { order, document, view } = prepared;
   const sha256 = fingerprintBytes(document.bytes).slice("sha256:".length);
   const blobKey = `documents:${sha256}`;
-  if (!(await ctx.blobs.head(blobKey)))
-    await ctx.blobs.put(blobKey, document.bytes, { contentType: "application/pdf" });
+  if (!(await ctx.blobs.head(blobKey))) {
+    // A campaign's document is its plan (JSON), never served as a PDF.
+    const contentType = prepared.campaign ? "application/json" : "application/pdf";
+    await ctx.blobs.put(blobKey, document.bytes, { contentType });
+  }
 
   const draftKey = fingerprintJson({
     document: sha256,
@@ -475,7 +478,11 @@ async function openOrder(
 /** Status by order_id or any aliased request_id; the view names only the request_id asked with. */
 export async function getOrderStatus(ctx: OrderContext, id: string): Promise<OrderStatusView | undefined> {
   const found = await findOrder(ctx.store, id);
-  return found ? scopedView(orderStatusView(found.value), id) : undefined;
+  if (!found) return undefined;
+  const view = found.value.campaign
+    ? await campaignStatusView(ctx.store, found.value)
+    : orderStatusView(found.value);
+  return scopedView(view, id);
 }
 
 /**

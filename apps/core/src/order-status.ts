@@ -38,7 +38,7 @@ export interface OrderStatusView {
     created_at: string;
   }[];
   /** For a bulk order: how many pieces the campaign mails (its page is at campaign_url). */
-  campaign?: { pieces: number };
+  campaign?: { pieces: number; by_status?: Record<string, number> };
   created_at: string;
   updated_at: string;
 }

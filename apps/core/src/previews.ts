@@ -72,7 +72,13 @@ export async function keepPreview(
 
 /** The stored bytes of a document by content hash: an ordered document, or a preview still kept. */
 export async function openDocument(ctx: { blobs: BlobStore }, sha256: string): Promise<Blob | undefined> {
-  return (await ctx.blobs.get(`documents:${sha256}`)) ?? (await ctx.blobs.get(previewBlobKey(sha256)));
+  const blob = (await ctx.blobs.get(`documents:${sha256}`)) ?? (await ctx.blobs.get(previewBlobKey(sha256)));
+  // Only PDFs are previews: anything else kept by content (a campaign's plan) is not served.
+  return blob && isPdf(blob.bytes) ? blob : undefined;
+}
+
+function isPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.subarray(0, 5)).toString("latin1") === "%PDF-";
 }
 
 /** Deletes previews whose links have expired; returns how many. One page per call, oldest keys first. */

@@ -409,7 +409,7 @@ function createResponse(
         for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
       }
       const challengeBody = outcome.challenge.body as Record<string, unknown>;
-      const preview = previewPath(outcome.document_sha256);
+      const preview = outcome.document_sha256 ? previewPath(outcome.document_sha256) : undefined;
       const body = {
         ...challengeBody,
         order: withLinks(outcome.order, publicUrl, family),

@@ -193,6 +193,8 @@ describe("fulfilment with the simulated printer", () => {
       };
     const before = await campaign();
     expect(before.pieces).toBe(2);
+    const queued = (await (await d.app.fetch(new Request(paid.status_url as string))).json()) as Json;
+    expect(queued).toMatchObject({ status: "queued", terminal: false });
     expect(before.items.map((i) => [i.row_number, i.recipient, i.status])).toEqual([
       [1, "Ada Lovelace", "queued"],
       [3, "Grace Hopper", "queued"],
@@ -203,6 +205,16 @@ describe("fulfilment with the simulated printer", () => {
     }
     const after = await campaign();
     expect(after.items.map((i) => i.status)).toEqual(["delivered", "delivered"]);
+    // The campaign's own status follows its pieces, and it ends when they all have.
+    const status = (await (await d.app.fetch(new Request(paid.status_url as string))).json()) as {
+      status: string;
+      terminal: boolean;
+      steps: { step: string }[];
+      campaign: { pieces: number; by_status: Record<string, number> };
+    };
+    expect(status).toMatchObject({ status: "delivered", terminal: true });
+    expect(status.steps.map((s) => s.step)).toEqual(["payment_received", "letter_created"]);
+    expect(status.campaign).toEqual({ pieces: 2, by_status: { delivered: 2 } });
     expect(new Set(d.submissions)).toEqual(new Set(after.items.map((i) => i.order_id)));
     expect(d.submissions).toHaveLength(2);
     // Each piece is its own letter: the template filled with its row.
