@@ -1,0 +1,34 @@
+import { typesetLetter } from "@mailpiece/typesetter";
+import { describe, expect, it } from "vitest";
+import { createInlinePdfWork } from "./inline-pdf-work.ts";
+import { PdfWorkError } from "./pdf-work-error.ts";
+import { datedWorkflow, handMadePdf, PACKET_ADDRESSES, shortLetter } from "./test-support.ts";
+
+describe("createInlinePdfWork", () => {
+  it("runs the engines on the calling thread", async () => {
+    const work = createInlinePdfWork();
+    const letter = await work.typesetLetter(shortLetter());
+    expect(letter).toEqual(await typesetLetter(shortLetter()));
+    expect(await work.inspectPdf(handMadePdf([{ width: 100, height: 200 }]))).toEqual({
+      page_count: 1,
+      pages: [{ width_pt: 100, height_pt: 200 }],
+      encrypted: false,
+    });
+  });
+
+  it("after close() every call rejects with pdf_work_closed", async () => {
+    const work = createInlinePdfWork();
+    await work.close();
+    const calls = [
+      work.typesetLetter(shortLetter()),
+      work.inspectPdf(handMadePdf([{ width: 100, height: 200 }])),
+      work.checkPostcard(new Uint8Array(), "4x6"),
+      work.buildPacket(datedWorkflow(), { fields: {} }, PACKET_ADDRESSES),
+    ];
+    for (const call of calls) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(PdfWorkError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: "pdf_work_closed" });
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import type { buildPacket } from "@mailpiece/forms";
+import type { checkPostcard } from "@mailpiece/postcard";
+import type { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
+
+// Every type is taken from the engine function it stands for, so a new (optional) input of an engine flows through.
+
+/** The input of `typesetLetter` (@mailpiece/typesetter). */
+export type LetterInput = Parameters<typeof typesetLetter>[0];
+/** The typeset letter: its PDF bytes and page count. */
+export type TypesetLetterResult = Awaited<ReturnType<typeof typesetLetter>>;
+/** What `inspectPdf` reads from a PDF: page count and page sizes. */
+export type PdfInfo = Awaited<ReturnType<typeof inspectPdf>>;
+/** A postcard size of `checkPostcard` (@mailpiece/postcard). */
+export type PostcardSize = Parameters<typeof checkPostcard>[1];
+/** The options of `checkPostcard` (the size tolerance). */
+export type CheckPostcardOptions = NonNullable<Parameters<typeof checkPostcard>[2]>;
+/** The result of a postcard check: ok, problems, page canvases. */
+export type PostcardCheck = Awaited<ReturnType<typeof checkPostcard>>;
+/** A workflow loaded by `loadWorkflow` (@mailpiece/forms). */
+export type PacketWorkflow = Parameters<typeof buildPacket>[0];
+/** The answers and attachments of a form. */
+export type PacketFormInput = Parameters<typeof buildPacket>[1];
+/** The options of `buildPacket`: addresses, render, watermark, stage, today or clock. */
+export type PacketOptions = Parameters<typeof buildPacket>[2];
+/** The printable packet: its PDF bytes and page count. */
+export type PacketResult = Awaited<ReturnType<typeof buildPacket>>;
+
+/**
+ * The heavy PDF work of Mailpiece: typesetting letters, reading PDFs, checking postcards and building form packets.
+ * Each method has the signature and the errors of the engine function of the same name (TypesetterError,
+ * PostcardError, FormsError); an implementation adds PdfWorkError (`pdf_work_deadline`, `pdf_work_busy`,
+ * `pdf_work_closed`).
+ */
+export interface PdfWork {
+  /** `typesetLetter` of @mailpiece/typesetter. */
+  typesetLetter(input: LetterInput): Promise<TypesetLetterResult>;
+  /** `inspectPdf` of @mailpiece/typesetter. The bytes are only read, never changed or taken. */
+  inspectPdf(bytes: Uint8Array): Promise<PdfInfo>;
+  /** `checkPostcard` of @mailpiece/postcard. The bytes are only read, never changed or taken. */
+  checkPostcard(
+    bytes: Uint8Array,
+    size: PostcardSize,
+    options?: CheckPostcardOptions,
+  ): Promise<PostcardCheck>;
+  /** `buildPacket` of @mailpiece/forms. A `clock` in the options is read once, when the job is submitted. */
+  buildPacket(
+    workflow: PacketWorkflow,
+    input: PacketFormInput,
+    options: PacketOptions,
+  ): Promise<PacketResult>;
+  /** Stops taking jobs (later calls reject with `pdf_work_closed`), lets accepted jobs end, then frees the threads. */
+  close(): Promise<void>;
+}
