@@ -1,6 +1,6 @@
 import { startLifecycle } from "@mailpiece/lifecycle";
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
-import { compileTemplate, DEFAULT_RENDER, fillTemplate } from "@mailpiece/orders";
+import { compileTemplate, DEFAULT_RENDER, fillTemplate, isInternationalPiece } from "@mailpiece/orders";
 import type { Store } from "@mailpiece/ports";
 import type { CampaignPiece } from "./campaigns.ts";
 import { validateCampaign } from "./campaigns.ts";
@@ -82,8 +82,8 @@ export async function prepareCampaign(
     mailpiece_type: order.mailpiece_type,
     postcard_size: order.postcard_size ?? null,
     document: { source: "letter", format: bulk.content_mode, page_count: view.document.page_count },
-    sender: partyView(order.sender),
-    recipient: partyView(first.recipient),
+    sender: partyView(order.sender, isInternationalPiece(order.sender, first.recipient)),
+    recipient: partyView(first.recipient, isInternationalPiece(order.sender, first.recipient)),
     options: order.options,
     quote,
     warnings: view.warnings,
@@ -269,10 +269,11 @@ export async function campaignStatusView(store: Store, campaign: OrderRecord): P
     const ended = Object.keys(byStatus);
     status = ended.length === 1 ? ended[0]! : "completed";
   }
-  const created = views.map((v) => v.steps.find((s) => s.step === "letter_created")?.at);
+  const created = views.flatMap((v) => v.steps.filter((s) => s.step === "letter_created").map((s) => s.at));
   const steps = [...own.steps];
-  if (views.length === plan.child_ids.length && created.every((at) => at !== undefined)) {
-    steps.push({ step: "letter_created", at: created.reduce((a, b) => (a! > b! ? a : b))! });
+  if (views.length === plan.child_ids.length && created.length === views.length) {
+    // ISO timestamps sort as text: the last piece handed to a printer dates the campaign's step.
+    steps.push({ step: "letter_created", at: created.sort().at(-1)! });
   }
   return {
     ...own,

@@ -1,7 +1,8 @@
-/** Characters that must never reach a file name shown to people: controls, bidi overrides, zero-width marks. */
-const HIDDEN =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * Characters that must never reach a file name shown to people: controls (Cc), format characters such as bidi
+ * overrides and zero-width marks (Cf), private use (Co) and lone surrogates (Cs).
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu;
 
 /** The longest display name kept, in characters. */
 export const MAX_DISPLAY_NAME = 120;
@@ -13,7 +14,7 @@ export const MAX_DISPLAY_NAME = 120;
  */
 export function displayName(raw: string, fallback = "document.pdf"): string {
   const lastSegment = raw.split(/[/\\]/).at(-1) ?? "";
-  const clean = lastSegment.replace(LONE_SURROGATE, "").replace(HIDDEN, "").normalize("NFC").trim();
+  const clean = lastSegment.replace(HIDDEN, "").normalize("NFC").trim();
   const name = clean.replace(/^\.+/, "").trim();
   if (name === "") return fallback;
   const chars = [...name];

@@ -3,13 +3,13 @@ import type { ComplianceStage, Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import { fingerprintJson } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
-import { formatAddressLines } from "@mailpiece/orders";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { checkPostcard } from "@mailpiece/postcard";
 import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
 import { resolveForm } from "./forms.ts";
+import { windowLines } from "./party-view.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
 /** What resolving a document may use: the config, stored uploads, and a safe fetcher for allowlisted URLs. */
@@ -96,8 +96,7 @@ async function resolveLetter(
     format: doc.format,
     ...(signature === undefined ? {} : { signature }),
     render: doc.render,
-    sender: { lines: formatAddressLines(order.sender) },
-    ...(order.recipient ? { recipient: { lines: formatAddressLines(order.recipient) } } : {}),
+    ...windowLines(order.sender, order.recipient),
   };
   const key = `letter:${fingerprintJson(input)}`;
   const cached = ctx.cache?.get(key);

@@ -1,8 +1,8 @@
 import type { ComplianceStage, FormIssue, Workflow } from "@mailpiece/forms";
 import { buildPacket, checkCertified, evaluateForm, FormsError, findWorkflow } from "@mailpiece/forms";
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
-import { formatAddressLines } from "@mailpiece/orders";
 import type { Clock } from "@mailpiece/ports";
+import { windowLines } from "./party-view.ts";
 
 export type FormResolution =
   | { ok: true; pdf: Uint8Array; page_count: number; warnings: Issue[] }
@@ -58,8 +58,8 @@ export async function resolveForm(
   }
   try {
     const packet = await buildPacket(workflow, input, {
-      sender: { lines: formatAddressLines(order.sender) },
-      recipient: { lines: order.recipient ? formatAddressLines(order.recipient) : [] },
+      sender: windowLines(order.sender, order.recipient).sender,
+      recipient: windowLines(order.sender, order.recipient).recipient ?? { lines: [] },
       stage,
       clock,
     });

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
 import type { Party } from "@mailpiece/orders";
-import { formatAddressLines } from "@mailpiece/orders";
 import type {
   BlobStore,
   Clock,
@@ -16,6 +15,7 @@ import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpi
 import { typesetLetter } from "@mailpiece/typesetter";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
+import { windowLines } from "./party-view.ts";
 
 export interface FulfilmentContext {
   store: Store;
@@ -161,8 +161,7 @@ async function typesetPiece(ctx: FulfilmentContext, order: OrderRecord): Promise
       body: doc.body,
       format: doc.format,
       render: doc.render,
-      sender: { lines: formatAddressLines(order.order.sender) },
-      ...(order.order.recipient ? { recipient: { lines: formatAddressLines(order.order.recipient) } } : {}),
+      ...windowLines(order.order.sender, order.order.recipient),
     });
     const sha256 = createHash("sha256").update(result.pdf).digest("hex");
     const blobKey = `documents:${sha256}`;

@@ -1,5 +1,5 @@
 import type { Party } from "@mailpiece/orders";
-import { formatAddressLines } from "@mailpiece/orders";
+import { formatAddressLines, pieceAddressLines } from "@mailpiece/orders";
 
 /** A resolved party as the buyer sees it: how the address was given, and the lines that will print. */
 export interface PartyView {
@@ -12,8 +12,9 @@ export interface PartyView {
   lines: string[];
 }
 
-export function partyView(party: Party): PartyView {
-  const lines = formatAddressLines(party);
+/** `international`: the piece crosses a border, so the window lines end with the country (see pieceAddressLines). */
+export function partyView(party: Party, international?: boolean): PartyView {
+  const lines = formatAddressLines(party, international === undefined ? {} : { international });
   if (party.address.type === "Address") {
     return {
       name: party.name,
@@ -26,4 +27,17 @@ export function partyView(party: Party): PartyView {
   }
   const { type: _type, ...address } = party.address;
   return { name: party.name, country: party.country, address_type: "Manual", address, lines };
+}
+
+/**
+ * The window lines of a piece's parties, for the typesetter: on an international piece both end with their country.
+ * Without a recipient (a campaign's shared sender), the sender's own lines.
+ */
+export function windowLines(
+  sender: Party,
+  recipient: Party | undefined,
+): { sender: { lines: string[] }; recipient?: { lines: string[] } } {
+  if (!recipient) return { sender: { lines: formatAddressLines(sender) } };
+  const lines = pieceAddressLines(sender, recipient);
+  return { sender: { lines: lines.sender }, recipient: { lines: lines.recipient } };
 }

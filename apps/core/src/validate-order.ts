@@ -1,5 +1,5 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
-import { validateOrderRequest } from "@mailpiece/orders";
+import { isInternationalPiece, validateOrderRequest } from "@mailpiece/orders";
 import type { CampaignPlan } from "./campaign-orders.ts";
 import { prepareCampaign } from "./campaign-orders.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
@@ -79,8 +79,8 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
     mailpiece_type: order.mailpiece_type,
     postcard_size: order.postcard_size ?? null,
     document: { source: doc.source, format: doc.format ?? null, page_count: doc.page_count },
-    sender: partyView(order.sender),
-    recipient: partyView(order.recipient),
+    sender: partyView(order.sender, isInternationalPiece(order.sender, order.recipient)),
+    recipient: partyView(order.recipient, isInternationalPiece(order.sender, order.recipient)),
     options: order.options,
     quote: priced.quote,
     warnings: [...checked.warnings, ...(doc.warnings ?? [])],

@@ -112,7 +112,7 @@ export const MACHINE_TEST_NAMES = [
   "each party uses exactly one address strategy",
   "address ids carry an allowed country",
   "manual addresses need state for US and CA",
-  "international manual addresses carry countryCode",
+  "manual addresses default to US; only a non-US one must carry countryCode",
   "return receipt options need certified_return_receipt",
   "priority and express do not combine with certified",
   "postcards need postcard_size",
@@ -474,8 +474,8 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       );
     },
 
-    "international manual addresses carry countryCode": async () => {
-      const issues = await issuesOf(
+    "manual addresses default to US; only a non-US one must carry countryCode": async () => {
+      await validOk(
         target,
         letterOrder({
           recipient_address_manual: {
@@ -487,7 +487,18 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
           sender_address_manual: { line1: "350 Fifth Avenue", city: "New York", state: "NY", zip: "10118" },
         }),
       );
-      hasIssue(issues, "sender_address_manual.countryCode", "country_code_required");
+      const canadian = await issuesOf(
+        target,
+        letterOrder({
+          recipient_address_manual: {
+            line1: "111 Wellington St",
+            city: "Ottawa",
+            state: "ON",
+            zip: "K1A 0A9",
+          },
+        }),
+      );
+      hasIssue(canadian, "recipient_address_manual.countryCode", "country_code_required");
       const notAllowed = await issuesOf(
         target,
         letterOrder({

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { formatAddressLines } from "./address-lines.ts";
+import {
+  formatAddressBlock,
+  formatAddressLines,
+  isInternationalPiece,
+  pieceAddressLines,
+} from "./address-lines.ts";
 import type { Party } from "./party.ts";
 
 const manual = (
@@ -76,13 +81,7 @@ describe("formatAddressLines", () => {
     ).toEqual(["Grace Hopper", "1 MG Road", "Bengaluru 560001", "Karnataka", "INDIA"]);
   });
 
-  it("names the country only when it differs from the origin", () => {
-    const de = manual({ line1: "Unter den Linden 77", city: "Berlin", zip: "10117", countryCode: "DE" });
-    expect(formatAddressLines(de, { originCountry: "DE" })).toEqual([
-      "Grace Hopper",
-      "Unter den Linden 77",
-      "10117 Berlin",
-    ]);
+  it("a US party names its country only on an international piece", () => {
     const us = manual({
       line1: "1 Main St",
       city: "Springfield",
@@ -90,7 +89,9 @@ describe("formatAddressLines", () => {
       zip: "62701",
       countryCode: "US",
     });
-    expect(formatAddressLines(us, { originCountry: "DE" }).at(-1)).toBe("UNITED STATES");
+    expect(formatAddressLines(us)).toEqual(["Grace Hopper", "1 Main St", "Springfield, IL 62701"]);
+    expect(formatAddressLines(us, { international: true }).at(-1)).toBe("UNITED STATES");
+    expect(formatAddressLines(us, { international: false })).toHaveLength(3);
   });
 
   it("Address mode: the name, then the address text split on commas and line breaks", () => {
@@ -104,6 +105,110 @@ describe("formatAddressLines", () => {
       "1600 Pennsylvania Ave NW",
       "Washington DC 20500",
       "USA",
+    ]);
+  });
+});
+
+const byId = (id: string, text: string, name = "Grace Hopper"): Party => ({
+  name,
+  country: id.slice(0, 2),
+  address: { type: "Address", id, text },
+});
+
+describe("the country line of international pieces", () => {
+  it("Address mode prints the country of the id, in capitals, as the last line", () => {
+    expect(formatAddressLines(byId("GB|1", "10 Downing St, London SW1A 2AA"))).toEqual([
+      "Grace Hopper",
+      "10 Downing St",
+      "London SW1A 2AA",
+      "UNITED KINGDOM",
+    ]);
+  });
+
+  it("does not print the country twice when the text ends with its name or code", () => {
+    for (const ending of ["United Kingdom", "UK", "gb", "GBR", "Great Britain", "U.K."]) {
+      expect(formatAddressLines(byId("GB|1", `10 Downing St, London SW1A 2AA, ${ending}`))).toEqual([
+        "Grace Hopper",
+        "10 Downing St",
+        "London SW1A 2AA",
+        "UNITED KINGDOM",
+      ]);
+    }
+    expect(
+      formatAddressLines(byId("DE|1", "Unter den Linden 77\n10117 Berlin Deutschland")).slice(1),
+    ).toEqual(["Unter den Linden 77", "10117 Berlin", "GERMANY"]);
+  });
+
+  it("keeps a town that bears the country's name and still adds the country line", () => {
+    expect(formatAddressLines(byId("LU|1", "2 Rue du Fort, L-1111 Luxembourg")).slice(1)).toEqual([
+      "2 Rue du Fort",
+      "L-1111 Luxembourg",
+      "LUXEMBOURG",
+    ]);
+  });
+
+  it("a country word inside the address is not taken for the country", () => {
+    expect(formatAddressLines(byId("FR|1", "1 Rue de France, 75001 Paris")).slice(1)).toEqual([
+      "1 Rue de France",
+      "75001 Paris",
+      "FRANCE",
+    ]);
+  });
+
+  it("both parties of a piece that crosses a border end with their country, in both modes", () => {
+    const sender = manual({
+      line1: "350 Fifth Avenue",
+      city: "New York",
+      state: "NY",
+      zip: "10118",
+      countryCode: "US",
+    });
+    const recipient = byId("DE|1", "Unter den Linden 77, 10117 Berlin");
+    expect(isInternationalPiece(sender, recipient)).toBe(true);
+    const lines = pieceAddressLines(sender, recipient);
+    expect(lines.sender.at(-1)).toBe("UNITED STATES");
+    expect(lines.recipient.at(-1)).toBe("GERMANY");
+    const fromAbroad = pieceAddressLines(recipient, sender);
+    expect(fromAbroad.sender.at(-1)).toBe("GERMANY");
+    expect(fromAbroad.recipient.at(-1)).toBe("UNITED STATES");
+  });
+
+  it("a domestic piece prints no country line", () => {
+    const a = byId("US|1", "1 Main St, Springfield IL 62701");
+    const b = manual({
+      line1: "1 Main St",
+      city: "Springfield",
+      state: "IL",
+      zip: "62701",
+      countryCode: "US",
+    });
+    expect(isInternationalPiece(a, b)).toBe(false);
+    expect(pieceAddressLines(a, b)).toEqual({
+      sender: ["Grace Hopper", "1 Main St", "Springfield IL 62701"],
+      recipient: ["Grace Hopper", "1 Main St", "Springfield, IL 62701"],
+    });
+    // The text of a domestic address is printed as written, country or not.
+    expect(pieceAddressLines(byId("US|1", "1 Main St, USA"), b).sender).toEqual([
+      "Grace Hopper",
+      "1 Main St",
+      "USA",
+    ]);
+  });
+});
+
+describe("formatAddressBlock", () => {
+  it("names the request field of every line", () => {
+    const party = manual({ line1: "Unter den Linden 77", city: "Berlin", zip: "10117", countryCode: "DE" });
+    expect(formatAddressBlock(party, "sender")).toEqual([
+      { text: "Grace Hopper", path: "sender_name" },
+      { text: "Unter den Linden 77", path: "sender_address_manual.line1" },
+      { text: "10117 Berlin", path: "sender_address_manual.city" },
+      { text: "GERMANY", path: "sender_address_manual.countryCode" },
+    ]);
+    expect(formatAddressBlock(byId("GB|1", "10 Downing St"), "recipient")).toEqual([
+      { text: "Grace Hopper", path: "recipient_name" },
+      { text: "10 Downing St", path: "recipient_address_text" },
+      { text: "UNITED KINGDOM", path: "recipient_address_id" },
     ]);
   });
 });

@@ -161,37 +161,59 @@ describe("bulk orders", () => {
     ).toEqual([{ path: "bulk.csv_content", code: "csv_duplicate_column" }]);
   });
 
-  it("refuse more than MAX_CAMPAIGN_ROWS rows", () => {
+  it("refuse more than MAX_CAMPAIGN_ROWS rows", { timeout: 120_000 }, () => {
     const rows = "A,1 Main St,Springfield,IL,62701,x\n".repeat(MAX_CAMPAIGN_ROWS + 1);
     expect(issuesOf(withBulk({ csv_content: `${HEADER},venue\n${rows}` }))).toEqual([
       { path: "bulk.csv_content", code: "campaign_too_many_rows" },
     ]);
   });
 
-  it("refuse a CSV over MAX_CSV_BYTES", () => {
+  it("refuse a CSV over MAX_CSV_BYTES", { timeout: 120_000 }, () => {
     const csv = `${HEADER},venue\n${"é".repeat(MAX_CSV_BYTES / 2)}`;
     expect(issuesOf(withBulk({ csv_content: csv }))).toEqual([
       { path: "bulk.csv_content", code: "csv_too_large" },
     ]);
   });
 
-  it("rows need their country when the sender is abroad", () => {
+  it("rows without a country are US rows, also when the sender is abroad", () => {
     const abroad = {
       sender_address_type: "Address",
       sender_address_manual: undefined,
       sender_address_id: "GB|1",
       sender_address_text: "10 Downing St, London SW1A 2AA",
     };
-    expect(issuesOf(order(abroad))).toEqual([{ path: "bulk.csv_content", code: "campaign_no_valid_rows" }]);
-    const withCountry = `${HEADER},venue,country\nA,1 Main St,Springfield,IL,62701,park,US`;
-    expect(accepted(withBulk({ csv_content: withCountry }, abroad)).order.bulk?.recipient_count).toBe(1);
+    const result = accepted(order(abroad));
+    expect(result.order.bulk?.rows[0]?.recipient?.country).toBe("US");
   });
 
-  it("a manual sender states its country when a row is abroad", () => {
+  it("a US manual sender may leave its country out when a row is abroad", () => {
     const { countryCode: _, ...sender } = EXAMPLE_ORDER_REQUESTS.bulk.sender_address_manual;
     const csv = "recipient_name,line1,city,zip,country,venue\nHans,Unter den Linden 77,Berlin,10117,DE,park";
-    expect(issuesOf(withBulk({ csv_content: csv }, { sender_address_manual: sender }))).toEqual([
-      { path: "sender_address_manual.countryCode", code: "country_code_required" },
+    expect(
+      accepted(withBulk({ csv_content: csv }, { sender_address_manual: sender })).order.sender.country,
+    ).toBe("US");
+  });
+
+  it("rows with a state that is not a US state are invalid, at the row and column", () => {
+    const csv = `${HEADER},venue\nA,1 Main St,Springfield,ZZ,62701,park\nB,1 Main St,Springfield,Illinois,62701,park`;
+    const result = accepted(withBulk({ csv_content: csv }));
+    expect(
+      result.order.bulk?.rows.map((row) => [
+        row.row_number,
+        row.status,
+        row.errors.map((e) => [e.column, e.code]),
+      ]),
+    ).toEqual([
+      [1, "invalid", [["state", "invalid_state"]]],
+      [2, "valid", []],
+    ]);
+    expect(result.order.bulk?.rows[1]?.recipient?.address).toMatchObject({ state: "IL" });
+    expect(result.warnings).toEqual([
+      {
+        path: "bulk.csv_content",
+        code: "campaign_rows_invalid",
+        message: expect.stringContaining("row 1 (state: invalid_state)"),
+      },
     ]);
   });
 });

@@ -2,7 +2,6 @@ import type { ContentMode } from "./bulk-schema.ts";
 import { CONTENT_MODES } from "./bulk-schema.ts";
 import { type CampaignRow, readCampaignCsv } from "./campaign-csv.ts";
 import { PLACEHOLDER } from "./campaign-template.ts";
-import type { CountryCode } from "./countries.ts";
 import { type PdfSourceValue, readPdf } from "./document-source.ts";
 import type { IssueList } from "./issues.ts";
 import { enumField, field, type JsonObject, objectField, present, stringField } from "./json-access.ts";
@@ -58,8 +57,8 @@ export function unknownPlaceholders(template: string, columns: readonly string[]
 
 export interface BulkReading {
   bulk?: NormalizedBulk;
-  /** Some valid row is addressed outside the US. */
-  international: boolean;
+  /** The distinct countries of the valid rows; undefined when the CSV could not be read. */
+  destinations?: string[];
 }
 
 /**
@@ -68,12 +67,7 @@ export interface BulkReading {
  * columns. Invalid rows are kept (status invalid) and reported as a warning; the campaign is refused only when no
  * row is valid.
  */
-export function readBulk(
-  body: JsonObject,
-  context: { senderCountry: CountryCode | undefined },
-  issues: IssueList,
-  warnings: IssueList,
-): BulkReading {
+export function readBulk(body: JsonObject, issues: IssueList, warnings: IssueList): BulkReading {
   for (const key of BULK_EXCLUDED_FIELDS) {
     if (present(body, key)) {
       issues.add(
@@ -84,7 +78,7 @@ export function readBulk(
     }
   }
   const bulk = objectField(body, "bulk");
-  if (bulk === undefined) return { international: false };
+  if (bulk === undefined) return {};
 
   const mode = enumField(bulk, "content_mode", CONTENT_MODES);
   let contentOk = mode !== undefined;
@@ -108,9 +102,8 @@ export function readBulk(
   const pdf = present(bulk, "pdf") ? readPdf(field(bulk, "pdf"), "bulk.pdf", issues) : undefined;
 
   const csv = stringField(bulk, "csv_content");
-  if (csv === undefined) return { international: false };
-  const senderAbroad = context.senderCountry !== undefined && context.senderCountry !== "US";
-  const read = readCampaignCsv(csv, { requireCountry: senderAbroad });
+  if (csv === undefined) return {};
+  const read = readCampaignCsv(csv);
   for (const problem of read.problems) issues.add("bulk.csv_content", problem.code, problem.message);
 
   const valid = read.rows.filter((row) => row.status === "valid");
@@ -144,13 +137,13 @@ export function readBulk(
     }
   }
 
-  const international = valid.some((row) => row.recipient?.country !== "US");
-  if (mode === undefined || !contentOk) return { international };
+  const destinations = [...new Set(valid.flatMap((row) => (row.recipient ? [row.recipient.country] : [])))];
+  if (mode === undefined || !contentOk) return { destinations };
   const campaignName = stringField(bulk, "campaign_name");
   const templateText = stringField(bulk, "template_text");
   const templateHtml = stringField(bulk, "template_html");
   return {
-    international,
+    destinations,
     bulk: {
       ...(campaignName === undefined ? {} : { campaign_name: campaignName }),
       content_mode: mode,

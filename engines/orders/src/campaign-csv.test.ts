@@ -99,16 +99,65 @@ describe("parseCampaignCsv", () => {
     expect(rows.every((r) => r.recipient === undefined)).toBe(true);
   });
 
-  it("requires the country in each row when asked to", () => {
-    const csv = `${HEADER},country\n${GRACE},US\nHans,Unter den Linden 77,,Berlin,,10117,`;
-    expect(errorsOf(csv, { requireCountry: true })).toEqual([
-      [],
-      [{ column: "country", code: "country_code_required", message: expect.any(String) }],
-    ]);
+  it("a row without a country is a US address; only a row abroad must state it", () => {
+    const csv = `${HEADER},country\n${GRACE},\nHans,Unter den Linden 77,,Berlin,,10117,`;
     expect(errorsOf(csv)).toEqual([
       [],
-      [{ column: "state", code: "state_required", message: expect.any(String) }],
+      [{ column: "state", code: "state_required", message: expect.stringContaining("read as a US address") }],
     ]);
+    expect(parseCampaignCsv(csv)[0]?.recipient?.country).toBe("US");
+  });
+
+  it("a row naming a Canadian province or postal code without a country must state it", () => {
+    const csv = `${HEADER},Country\nA,150 Wellington St,,Ottawa,ON,K1A 0A9,\nB,150 Wellington St,,Ottawa,,K1A 0A9,`;
+    expect(errorsOf(csv)).toEqual([
+      [{ column: "Country", code: "country_code_required", message: expect.stringContaining("CA") }],
+      [{ column: "Country", code: "country_code_required", message: expect.stringContaining("postal code") }],
+    ]);
+    expect(errorsOf(`${HEADER},country\nA,150 Wellington St,,Ottawa,ON,K1A 0A9,CA`)).toEqual([[]]);
+  });
+
+  it("checks US states and Canadian provinces, and normalises full names to their codes", () => {
+    const rows = parseCampaignCsv(
+      [
+        `${HEADER},country`,
+        "A,1 Main St,,Springfield,ZZ,62701,US",
+        "B,1 Main St,,Springfield,Illinois,62701,",
+        "C,1 Main St,,Springfield,il,62701,",
+        "D,1 Main St,,Vancouver,british columbia,V6B 1A1,CA",
+        "E,1 Main St,,Vancouver,Bavaria,V6B 1A1,CA",
+        "F,1 Main St,,Springfield,ON,62701,US",
+      ].join("\n"),
+    );
+    expect(rows.map((r) => r.errors.map((e) => [e.column, e.code]))).toEqual([
+      [["state", "invalid_state"]],
+      [],
+      [],
+      [],
+      [["state", "invalid_state"]],
+      [["state", "invalid_state"]],
+    ]);
+    expect(rows.map((r) => r.recipient?.address)).toMatchObject([
+      undefined,
+      { state: "IL" },
+      { state: "IL" },
+      { state: "BC" },
+      undefined,
+      undefined,
+    ]);
+    expect(rows[1]?.fields.state).toBe("Illinois");
+    expect(rows[5]?.errors[0]?.message).toContain("Canadian province");
+  });
+
+  it("refuses a recipient name or address cell that cannot be printed, at its column", () => {
+    const rows = parseCampaignCsv(
+      `${HEADER}\nGrace 🎉,1 Main St,,Springfield,IL,62701\nA,1 Main St \u0000,,Springfield,IL,62701`,
+    );
+    expect(rows.map((r) => r.errors.map((e) => [e.column, e.code]))).toEqual([
+      [["recipient_name", "character_unsupported"]],
+      [["line1", "character_unsupported"]],
+    ]);
+    expect(rows[0]?.errors[0]?.message).toContain("U+1F389");
   });
 
   it("skips blank lines, strips a byte order mark, reads quoted cells", () => {
@@ -186,20 +235,31 @@ describe("readCampaignCsv file problems", () => {
     ]);
     expect(rows[0]?.recipient?.address).toMatchObject({ city: "Washington", countryCode: "US" });
   });
-  it("refuses more than MAX_CAMPAIGN_ROWS rows", () => {
+  // 100000 rows: slow on a loaded machine, hence the generous timeout.
+  it("refuses more than MAX_CAMPAIGN_ROWS rows", { timeout: 120_000 }, () => {
     const row = "A,1 Main St,,Springfield,IL,62701\n";
     const { problems, rows } = readCampaignCsv(`${HEADER}\n${row.repeat(MAX_CAMPAIGN_ROWS + 1)}`);
     expect(problems.map((p) => p.code)).toEqual(["campaign_too_many_rows"]);
     expect(rows).toHaveLength(MAX_CAMPAIGN_ROWS);
     expect(readCampaignCsv(`${HEADER}\n${row.repeat(MAX_CAMPAIGN_ROWS)}`).problems).toEqual([]);
   });
-  it("refuses a CSV over MAX_CSV_BYTES (UTF-8 bytes) without reading it", () => {
+  it("refuses a CSV over MAX_CSV_BYTES (UTF-8 bytes) without reading it", { timeout: 120_000 }, () => {
     const big = `${HEADER}\n${"é".repeat(MAX_CSV_BYTES / 2 + 1)}`;
     expect(readCampaignCsv(big)).toEqual({
       columns: [],
       rows: [],
       problems: [{ code: "csv_too_large", message: expect.any(String) }],
     });
+  });
+  it("takes a lower byte limit, counted in UTF-8 bytes", () => {
+    const csv = `${HEADER}\n${GRACE}\n`;
+    const bytes = Buffer.byteLength(csv, "utf8");
+    expect(readCampaignCsv(csv, { maxBytes: bytes }).problems).toEqual([]);
+    expect(readCampaignCsv(`${csv}é`, { maxBytes: bytes + 1 }).problems).toEqual([
+      { code: "csv_too_large", message: expect.stringContaining(`limit is ${bytes + 1} bytes`) },
+    ]);
+    // A limit above MAX_CSV_BYTES does not raise it.
+    expect(readCampaignCsv(csv, { maxBytes: MAX_CSV_BYTES * 2 }).problems).toEqual([]);
   });
   it("an empty CSV misses every required column", () => {
     expect(readCampaignCsv("\n\n").problems.map((p) => p.code)).toEqual(["csv_missing_column"]);
@@ -233,12 +293,17 @@ describe("readCampaignCsvStream", () => {
   });
 
   it("applies the options as readCampaignCsv does", async () => {
-    const csv = `${HEADER},country\n${GRACE},\n`;
-    const read = await readCampaignCsvStream(chunked(csv, 5), { requireCountry: true });
-    expect(read.rows[0]?.errors.map((e) => e.code)).toEqual(["country_code_required"]);
+    const csv = `${HEADER}\n${GRACE}\n`;
+    const limit = Buffer.byteLength(csv, "utf8") - 1;
+    const read = await readCampaignCsvStream(chunked(csv, 5), { maxBytes: limit });
+    expect(read.problems.map((p) => p.code)).toEqual(["csv_too_large"]);
+    expect(readCampaignCsv(csv, { maxBytes: limit }).problems.map((p) => p.code)).toEqual(["csv_too_large"]);
+    expect((await readCampaignCsvStream(chunked(csv, 5), { maxBytes: limit + 1 })).problems).toEqual([]);
   });
 
-  it("stops at the first row over MAX_CAMPAIGN_ROWS and abandons the stream", async () => {
+  it("stops at the first row over MAX_CAMPAIGN_ROWS and abandons the stream", {
+    timeout: 120_000,
+  }, async () => {
     let produced = 0;
     function* rows() {
       yield `${HEADER}\n`;
@@ -255,20 +320,22 @@ describe("readCampaignCsvStream", () => {
     expect(source.destroyed).toBe(true);
   });
 
-  it("refuses a stream over MAX_CSV_BYTES once it passes the limit", async () => {
+  it("refuses a stream over its byte limit once it passes the limit, without reading the rest", async () => {
     let produced = 0;
-    const block = "x".repeat(1024 * 1024);
+    const block = "x".repeat(1024);
     function* bytes() {
       yield `${HEADER},note\nA,1 Main St,,Springfield,IL,62701,"`;
-      for (; produced < 200; produced++) yield block;
+      for (; produced < 1000; produced++) yield block;
     }
-    const read = await readCampaignCsvStream(Readable.from(bytes()));
+    const limit = 16 * 1024;
+    const read = await readCampaignCsvStream(Readable.from(bytes()), { maxBytes: limit });
     expect(read).toEqual({
       columns: [],
       rows: [],
-      problems: [{ code: "csv_too_large", message: expect.stringContaining(String(MAX_CSV_BYTES)) }],
+      problems: [{ code: "csv_too_large", message: expect.stringContaining(`limit is ${limit} bytes`) }],
     });
-    expect(produced).toBeLessThan(60);
+    // Stopped soon after the limit: far less than the 1000 blocks the source could give.
+    expect(produced).toBeLessThan(100);
   });
 
   it("rejects when the stream fails", async () => {

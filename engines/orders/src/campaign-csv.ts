@@ -5,6 +5,7 @@ import type { IssueCode } from "./issues.ts";
 import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES } from "./limits.ts";
 import { checkManualAddress, type ManualAddressField, type ManualAddressRules } from "./manual-address.ts";
 import type { Party } from "./party.ts";
+import { unprintableCharacters, unprintableMessage } from "./printable-text.ts";
 import { charCount } from "./text-length.ts";
 
 export { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES };
@@ -43,8 +44,8 @@ export interface CampaignCsv {
 }
 
 export interface CampaignCsvOptions {
-  /** The sender is outside the US, so each row must state its country instead of defaulting to US. */
-  requireCountry?: boolean;
+  /** Largest CSV accepted, in UTF-8 bytes: MAX_CSV_BYTES by default; a caller may set a lower limit. */
+  maxBytes?: number;
 }
 
 /** The address and name fields a campaign column can fill. */
@@ -79,16 +80,19 @@ export function campaignColumn(columns: readonly string[], role: CampaignColumnR
  * Reads a campaign CSV: a header row, then one recipient per row. Known columns are recipient_name, line1, line2,
  * city, state, zip and the country (country, country_code or countrycode; alpha-2 or alpha-3, default US), matched
  * without regard to case; every other column is kept for template placeholders. Each row goes through the same
- * manual address rules as a single order. Problems of the file (size, row count, missing or repeated columns) are
+ * manual address rules as a single order (a row without a country is a US address; the state of a US or Canadian
+ * row is normalised to its code in `recipient`, `fields` keep the cells as written), and its name may not hold
+ * characters that cannot be printed. Problems of the file (size, row count, missing or repeated columns) are
  * returned in `problems`; problems of a row make that row invalid without affecting the others.
  *
  * The text is parsed row by row: each record becomes its CampaignRow as soon as it is read, so no second copy of
  * the table is held, and reading stops at the first row over MAX_CAMPAIGN_ROWS.
  */
 export function readCampaignCsv(csv: string, options: CampaignCsvOptions = {}): CampaignCsv {
+  const limit = byteLimit(options);
   const bytes = utf8ByteLength(csv);
-  if (bytes > MAX_CSV_BYTES) return tooLarge(bytes);
-  const reader = new CampaignRowReader(options);
+  if (bytes > limit) return tooLarge(bytes, limit);
+  const reader = new CampaignRowReader();
   Papa.parse<string[]>(csv, {
     ...PARSE_CONFIG,
     step: (result, parser) => {
@@ -100,8 +104,8 @@ export function readCampaignCsv(csv: string, options: CampaignCsvOptions = {}): 
 
 /**
  * readCampaignCsv over a byte stream (UTF-8), for a CSV that is not held in memory as one string: bytes are counted
- * as they arrive and the stream is abandoned once it passes MAX_CSV_BYTES or MAX_CAMPAIGN_ROWS. Rejects only when
- * the stream itself fails.
+ * as they arrive and the stream is abandoned once it passes the byte limit (`maxBytes`, MAX_CSV_BYTES by default) or
+ * MAX_CAMPAIGN_ROWS. Rejects only when the stream itself fails.
  */
 export function readCampaignCsvStream(
   input: Readable,
@@ -114,18 +118,19 @@ export function readCampaignCsvStream(
       settled = true;
       finish();
     };
-    const limiter = new ByteLimit(MAX_CSV_BYTES);
+    const limit = byteLimit(options);
+    const limiter = new ByteLimit(limit);
     // Decoded on the readable side, so a character split between two chunks stays whole.
     limiter.setEncoding("utf8");
     // The parser and the pipeline both see a failure of the stream; whichever reports it first settles.
     const fail = (error: unknown) => {
-      if (error instanceof CsvTooLarge) settle(() => resolve(tooLarge(error.bytes)));
+      if (error instanceof CsvTooLarge) settle(() => resolve(tooLarge(error.bytes, limit)));
       else settle(() => reject(error));
     };
     pipeline(input, limiter, (error) => {
       if (error) fail(error);
     });
-    const reader = new CampaignRowReader(options);
+    const reader = new CampaignRowReader();
     Papa.parse<string[]>(limiter, {
       ...PARSE_CONFIG,
       step: (result, parser) => {
@@ -150,15 +155,29 @@ const PARSE_CONFIG = {
   beforeFirstChunk: (chunk: string) => (chunk.startsWith("\uFEFF") ? chunk.slice(1) : chunk),
 } as const;
 
-function tooLarge(bytes: number): CampaignCsv {
+/** The byte limit of the options: MAX_CSV_BYTES unless a lower, non-negative limit is given. */
+function byteLimit(options: CampaignCsvOptions): number {
+  const limit = options.maxBytes;
+  return limit !== undefined && Number.isFinite(limit) && limit >= 0
+    ? Math.min(limit, MAX_CSV_BYTES)
+    : MAX_CSV_BYTES;
+}
+
+function tooLarge(bytes: number, limit: number): CampaignCsv {
+  const size = limit % MB === 0 ? ` (${limit / MB} MB)` : "";
   return {
     columns: [],
     rows: [],
     problems: [
-      { code: "csv_too_large", message: `The CSV is ${bytes} bytes; the limit is ${MAX_CSV_BYTES} (50 MB).` },
+      {
+        code: "csv_too_large",
+        message: `The CSV is ${bytes} bytes (UTF-8); the limit is ${limit} bytes${size}.`,
+      },
     ],
   };
 }
+
+const MB = 1024 * 1024;
 
 /** What the header row says about every data row: where each column is and how address problems are named. */
 interface Header {
@@ -183,7 +202,7 @@ const ROLES: readonly CampaignColumnRole[] = [
   "country",
 ];
 
-function readHeader(record: readonly string[], requireCountry: boolean): Header {
+function readHeader(record: readonly string[]): Header {
   const named: Header["named"] = [];
   const seen = new Set<string>();
   const roles = Object.fromEntries(ROLES.map((role) => [role, -1])) as Record<CampaignColumnRole, number>;
@@ -212,7 +231,6 @@ function readHeader(record: readonly string[], requireCountry: boolean): Header 
     labels,
     duplicates,
     rules: {
-      requireCountryCode: requireCountry,
       lenientCountry: true,
       labels: {
         line1: labels.line1,
@@ -240,16 +258,11 @@ class CampaignRowReader {
   private header: Header | undefined;
   private readonly rows: CampaignRow[] = [];
   private tooManyRows = false;
-  private readonly requireCountry: boolean;
-
-  constructor(options: CampaignCsvOptions) {
-    this.requireCountry = options.requireCountry === true;
-  }
 
   /** Takes the next record; false once the row limit is passed and reading should stop. */
   add(record: string[], errors: readonly Papa.ParseError[]): boolean {
     if (this.header === undefined) {
-      this.header = readHeader(record, this.requireCountry);
+      this.header = readHeader(record);
       return true;
     }
     if (this.rows.length >= MAX_CAMPAIGN_ROWS) {
@@ -262,7 +275,7 @@ class CampaignRowReader {
   }
 
   finish(): CampaignCsv {
-    const header = this.header ?? readHeader([], this.requireCountry);
+    const header = this.header ?? readHeader([]);
     const problems: CampaignCsvProblem[] = [];
     if (header.duplicates.length > 0) {
       problems.push({
@@ -330,6 +343,15 @@ function readRow(
       code: "too_long",
       message: `recipient_name must be at most ${MAX_NAME_CHARS} characters.`,
     });
+  } else {
+    const unprintable = unprintableCharacters(name);
+    if (unprintable.length > 0) {
+      errors.push({
+        column: labels.recipient_name,
+        code: "character_unsupported",
+        message: unprintableMessage(labels.recipient_name, unprintable),
+      });
+    }
   }
   const { address, problems } = checkManualAddress(
     {
@@ -368,8 +390,11 @@ function cellOf(record: readonly string[], index: number): string | undefined {
 }
 
 class CsvTooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super(`The CSV is over ${MAX_CSV_BYTES} bytes.`);
+  constructor(
+    readonly bytes: number,
+    limit: number,
+  ) {
+    super(`The CSV is over ${limit} bytes.`);
   }
 }
 
@@ -383,7 +408,7 @@ class ByteLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.byteLength;
-    if (this.bytes > this.limit) done(new CsvTooLarge(this.bytes));
+    if (this.bytes > this.limit) done(new CsvTooLarge(this.bytes, this.limit));
     else done(null, chunk);
   }
 }

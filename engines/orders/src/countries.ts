@@ -17,21 +17,23 @@ interface CountryInfo {
   alpha3: string;
   /** English short name, as printed on the last line of an international address. */
   name: string;
+  /** Other names an address may end with: long and native names, common abbreviations. */
+  aliases: readonly string[];
 }
 
 const COUNTRY_INFO: Readonly<Record<CountryCode, CountryInfo>> = Object.freeze({
-  US: { alpha3: "USA", name: "United States" },
-  CA: { alpha3: "CAN", name: "Canada" },
-  AT: { alpha3: "AUT", name: "Austria" },
-  BE: { alpha3: "BEL", name: "Belgium" },
-  CH: { alpha3: "CHE", name: "Switzerland" },
-  DE: { alpha3: "DEU", name: "Germany" },
-  ES: { alpha3: "ESP", name: "Spain" },
-  FR: { alpha3: "FRA", name: "France" },
-  GB: { alpha3: "GBR", name: "United Kingdom" },
-  IN: { alpha3: "IND", name: "India" },
-  LU: { alpha3: "LUX", name: "Luxembourg" },
-  NL: { alpha3: "NLD", name: "Netherlands" },
+  US: { alpha3: "USA", name: "United States", aliases: ["United States of America"] },
+  CA: { alpha3: "CAN", name: "Canada", aliases: [] },
+  AT: { alpha3: "AUT", name: "Austria", aliases: ["Österreich"] },
+  BE: { alpha3: "BEL", name: "Belgium", aliases: ["Belgique", "België", "Belgien"] },
+  CH: { alpha3: "CHE", name: "Switzerland", aliases: ["Schweiz", "Suisse", "Svizzera"] },
+  DE: { alpha3: "DEU", name: "Germany", aliases: ["Deutschland"] },
+  ES: { alpha3: "ESP", name: "Spain", aliases: ["España"] },
+  FR: { alpha3: "FRA", name: "France", aliases: [] },
+  GB: { alpha3: "GBR", name: "United Kingdom", aliases: ["UK", "Great Britain"] },
+  IN: { alpha3: "IND", name: "India", aliases: ["Bharat"] },
+  LU: { alpha3: "LUX", name: "Luxembourg", aliases: ["Luxemburg", "Lëtzebuerg"] },
+  NL: { alpha3: "NLD", name: "Netherlands", aliases: ["The Netherlands", "Nederland"] },
 });
 
 /** True when `code` is exactly one of the allowed alpha-2 codes (upper case). */
@@ -55,4 +57,27 @@ export function resolveCountry(code: string): CountryCode | undefined {
 /** The English short name of an allowed country ("Germany" for DE). */
 export function countryName(code: CountryCode): string {
   return COUNTRY_INFO[code].name;
+}
+
+/** Lower case, without accents, dots or repeated spaces: "U.S.A." is "usa", "België" is "belgie". */
+function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/\./g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * True when `text` names the country `code`: its alpha-2 or alpha-3 code, its English name or another name in
+ * common use ("UK", "Deutschland"), ignoring case, accents and dots.
+ */
+export function isCountryName(code: CountryCode, text: string): boolean {
+  const info = COUNTRY_INFO[code];
+  const folded = fold(text);
+  return (
+    folded !== "" && [code, info.alpha3, info.name, ...info.aliases].some((name) => fold(name) === folded)
+  );
 }

@@ -63,7 +63,7 @@ describe("pdf", () => {
       source: { type: "data_url", base64: "JVBERi0xLjQKJSVFT0YK" },
     });
   });
-  it("a data URL over 100 MB is pdf_too_large", () => {
+  it("a data URL over 100 MB is pdf_too_large", { timeout: 120_000 }, () => {
     const base64 = "A".repeat(Math.ceil((MAX_PDF_BYTES + 3) / 3) * 4);
     expect(issuesOf(example("pdf", { pdf: `data:application/pdf;base64,${base64}` }))).toEqual([
       { path: "pdf", code: "pdf_too_large" },

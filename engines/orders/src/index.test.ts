@@ -3,12 +3,17 @@ import type { DocumentSource, Issue, NormalizedOrder, OrderValidation, Party } f
 import {
   ALLOWED_COUNTRIES,
   BulkObject,
+  CA_PROVINCES,
   createSchemaCheck,
   EXAMPLE_ORDER_REQUESTS,
   FormAttachment,
   FormPayload,
+  formatAddressBlock,
   formatAddressLines,
   ISSUE_CODES,
+  isCountryName,
+  isInternationalPiece,
+  isRequestId,
   LetterObject,
   LetterRender,
   LetterSignature,
@@ -20,7 +25,13 @@ import {
   PdfSource,
   parseCampaignCsv,
   parseOrderRequest,
+  pieceAddressLines,
   readCampaignCsv,
+  resolveSubdivision,
+  travelsRegistered,
+  US_STATES,
+  UUID_PATTERN,
+  unprintableCharacters,
   ValidationErrorBody,
   ValidationIssue,
   validateOrderRequest,
@@ -38,6 +49,14 @@ describe("package entry", () => {
       createSchemaCheck,
       validationErrorBody,
       OrdersError,
+      formatAddressBlock,
+      pieceAddressLines,
+      isInternationalPiece,
+      isCountryName,
+      isRequestId,
+      resolveSubdivision,
+      unprintableCharacters,
+      travelsRegistered,
     };
     for (const fn of Object.values(functions)) expect(typeof fn).toBe("function");
     const schemas = {
@@ -60,6 +79,9 @@ describe("package entry", () => {
     expect(MAX_CAMPAIGN_ROWS).toBe(100_000);
     expect(MAX_CSV_BYTES).toBe(50 * 1024 * 1024);
     expect(ISSUE_CODES.length).toBeGreaterThan(40);
+    expect(US_STATES.IL).toBe("Illinois");
+    expect(CA_PROVINCES.BC).toBe("British Columbia");
+    expect(typeof UUID_PATTERN).toBe("string");
   });
 
   it("its types describe the validation result", () => {

@@ -1,5 +1,12 @@
 export { type AddressIdCheck, parseAddressId } from "./address-id.ts";
-export { type AddressLineOptions, formatAddressLines } from "./address-lines.ts";
+export {
+  type AddressBlockLine,
+  type AddressLineOptions,
+  formatAddressBlock,
+  formatAddressLines,
+  isInternationalPiece,
+  pieceAddressLines,
+} from "./address-lines.ts";
 export {
   BULK_EXCLUDED_FIELDS,
   describeCampaignRows,
@@ -33,6 +40,7 @@ export {
   type CountryCode,
   countryName,
   isAllowedCountry,
+  isCountryName,
   resolveCountry,
 } from "./countries.ts";
 export {
@@ -89,7 +97,18 @@ export {
 export { parseOrderRequest } from "./parse-order-request.ts";
 export type { Party, PartyRole } from "./party.ts";
 export { PdfSource } from "./pdf-source-schema.ts";
+export { describeCharacters, unprintableCharacters } from "./printable-text.ts";
+export { applyRegisteredMail, travelsRegistered } from "./registered-mail.ts";
+export { isRequestId, UUID_PATTERN } from "./request-id.ts";
 export { createSchemaCheck, type SchemaCheck } from "./schema-check.ts";
+export {
+  CA_PROVINCES,
+  hasSubdivisionList,
+  resolveSubdivision,
+  type SubdivisionCountry,
+  subdivisionName,
+  US_STATES,
+} from "./subdivisions.ts";
 export { charCount } from "./text-length.ts";
 export {
   type NormalizedOrder,

@@ -75,16 +75,22 @@ const TRIGGERS: Record<IssueCode, () => unknown> = {
   state_required: () => letter({ recipient_address_manual: { line1: "1 St", city: "X", zip: "62701" } }),
   invalid_postal_code: () =>
     letter({ recipient_address_manual: { line1: "1 St", city: "X", state: "IL", zip: "1" } }),
+  invalid_state: () =>
+    letter({ recipient_address_manual: { line1: "1 St", city: "X", state: "ZZ", zip: "62701" } }),
   country_code_required: () =>
-    letter({
-      sender_address_manual: { line1: "1 St", city: "X", state: "IL", zip: "62701" },
-      recipient_address_manual: { line1: "1 St", city: "Berlin", zip: "10117", countryCode: "DE" },
-    }),
+    letter({ recipient_address_manual: { line1: "1 St", city: "Ottawa", state: "ON", zip: "K1A 0A9" } }),
+  character_unsupported: () => letter({ sender_name: "Ada 🎉" }),
   requires_certified: () => letter({ certified_return_receipt: true }),
   requires_certified_return_receipt: () => letter({ certified: true, restricted_delivery: true }),
   err_email_physical_conflict: () =>
     letter({ ...proof, return_receipt_format: "physical", err_delivery: "email" }),
   mail_class_certified_conflict: () => letter({ certified: true, mail_class: "express" }),
+  restricted_delivery_unavailable: () =>
+    letter({
+      ...proof,
+      restricted_delivery: true,
+      recipient_address_manual: { line1: "1 Rue", city: "Paris", zip: "75001", countryCode: "FR" },
+    }),
   postcard_size_required: () => postcard({ postcard_size: undefined }),
   postcard_size_requires_postcard: () => letter({ postcard_size: "4x6" }),
   postcard_requires_pdf: () => postcard({ pdf: undefined, letter: "Hi" }),
@@ -119,7 +125,8 @@ describe("ISSUE_CODES", () => {
   });
 
   for (const code of ISSUE_CODES) {
-    it(`${code} is raised by the rules`, () => {
+    // Some triggers are requests at the size limits: slow on a loaded machine, hence the generous timeout.
+    it(`${code} is raised by the rules`, { timeout: 120_000 }, () => {
       const result = validateOrderRequest(TRIGGERS[code]());
       const warning = WARNING_CODES.includes(code);
       if (code === "invalid_csv_row" || code === "campaign_rows_invalid") {

@@ -31,13 +31,16 @@ export const ISSUE_CODES = [
   "invalid_address_id",
   "address_country_not_allowed",
   "state_required",
+  "invalid_state",
   "invalid_postal_code",
   "country_code_required",
+  "character_unsupported",
   // Mail options.
   "requires_certified",
   "requires_certified_return_receipt",
   "err_email_physical_conflict",
   "mail_class_certified_conflict",
+  "restricted_delivery_unavailable",
   // Postcards.
   "postcard_size_required",
   "postcard_size_requires_postcard",

@@ -49,10 +49,28 @@ describe("proof-mail dependencies", () => {
       { path: "certified_return_receipt", code: "requires_certified" },
     ]);
   });
-  it("return_receipt_format requires certified_return_receipt", () => {
-    expect(issuesOf(letter({ certified: true, return_receipt_format: "electronic" }))).toEqual([
+  it("return_receipt_format physical requires certified_return_receipt", () => {
+    expect(issuesOf(letter({ certified: true, return_receipt_format: "physical" }))).toEqual([
       { path: "return_receipt_format", code: "requires_certified_return_receipt" },
     ]);
+  });
+  it("an option sent with its default value needs no prerequisite", () => {
+    const defaults = {
+      return_receipt_format: "electronic",
+      restricted_delivery: false,
+      err_delivery: "manual",
+      certified_return_receipt: false,
+      signature_required: false,
+    };
+    for (const [key, value] of Object.entries(defaults)) {
+      const { options, warnings } = accepted(letter({ [key]: value }));
+      expect(options[key as keyof typeof options], key).toBe(value);
+      expect(warnings).toEqual([]);
+    }
+    expect(accepted(letter({ certified: true, ...defaults })).options).toMatchObject({
+      certified: true,
+      ...defaults,
+    });
   });
   it("restricted_delivery requires certified_return_receipt", () => {
     expect(issuesOf(letter({ certified: true, restricted_delivery: true }))).toEqual([
@@ -188,6 +206,75 @@ describe("postcard options", () => {
   it("err_email on a postcard is unused", () => {
     expect(accepted(postcard({ err_email: "a@example.com" })).warnings).toEqual([
       { path: "err_email", code: "err_email_unused" },
+    ]);
+  });
+});
+
+describe("certified mail abroad travels registered", () => {
+  const paris = { line1: "1 Rue de Rivoli", city: "Paris", zip: "75001", countryCode: "FR" };
+  const toParis = (patch: Record<string, unknown>) => letter({ recipient_address_manual: paris, ...patch });
+
+  it("ignores the return receipt, with a warning, and says so in the options", () => {
+    const { options, warnings } = accepted(toParis(proof));
+    expect(options).toMatchObject({ certified: true, certified_return_receipt: false });
+    expect(warnings).toEqual([{ path: "certified_return_receipt", code: "option_ignored" }]);
+  });
+  it("also for a recipient found by address search", () => {
+    const { options, warnings } = accepted(
+      letter({
+        ...proof,
+        recipient_address_type: "Address",
+        recipient_address_manual: undefined,
+        recipient_address_id: "CA|1",
+        recipient_address_text: "150 Wellington St, Ottawa ON K1A 0A9",
+      }),
+    );
+    expect(options.certified_return_receipt).toBe(false);
+    expect(warnings).toEqual([{ path: "certified_return_receipt", code: "option_ignored" }]);
+  });
+  it("ignores the receipt's format and its emailing along with it", () => {
+    const physical = accepted(toParis({ ...proof, return_receipt_format: "physical" }));
+    expect(physical.options).toMatchObject({
+      certified_return_receipt: false,
+      return_receipt_format: "electronic",
+    });
+    expect(physical.warnings).toEqual([
+      { path: "certified_return_receipt", code: "option_ignored" },
+      { path: "return_receipt_format", code: "option_ignored" },
+    ]);
+    const emailed = accepted(toParis({ ...proof, err_delivery: "email", err_email: "legal@example.com" }));
+    expect(emailed.options).toMatchObject({ certified_return_receipt: false, err_delivery: "manual" });
+    expect(emailed.options.err_email).toBeUndefined();
+    expect(emailed.warnings).toEqual([
+      { path: "certified_return_receipt", code: "option_ignored" },
+      { path: "err_delivery", code: "option_ignored" },
+      { path: "err_email", code: "err_email_unused" },
+    ]);
+  });
+  it("refuses restricted delivery, which is sold with US Certified Mail only", () => {
+    expect(issuesOf(toParis({ ...proof, restricted_delivery: true }))).toEqual([
+      { path: "restricted_delivery", code: "restricted_delivery_unavailable" },
+    ]);
+  });
+  it("keeps the receipt of certified mail within the US, and of uncertified mail abroad nothing changes", () => {
+    expect(accepted(letter(proof)).options.certified_return_receipt).toBe(true);
+    expect(accepted(toParis({})).warnings).toEqual([]);
+  });
+  it("a campaign with some rows abroad keeps the receipt for the US rows, with a warning", () => {
+    const body = {
+      ...structuredClone(EXAMPLE_ORDER_REQUESTS.bulk),
+      ...proof,
+      bulk: {
+        ...EXAMPLE_ORDER_REQUESTS.bulk.bulk,
+        csv_content:
+          "recipient_name,line1,city,state,zip,country,venue\nA,1 Main St,Springfield,IL,62701,US,park\nB,1 Rue,Paris,,75001,FR,park",
+      },
+    };
+    const { options, warnings } = accepted(body);
+    expect(options.certified_return_receipt).toBe(true);
+    expect(warnings).toEqual([{ path: "certified_return_receipt", code: "option_ignored" }]);
+    expect(issuesOf({ ...body, restricted_delivery: true })).toEqual([
+      { path: "restricted_delivery", code: "restricted_delivery_unavailable" },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { IssueList } from "./issues.ts";
-import { booleanField, enumField, type JsonObject, present, stringField } from "./json-access.ts";
+import { booleanField, enumField, type JsonObject, stringField } from "./json-access.ts";
 import { ERR_DELIVERIES, MAIL_CLASSES, RETURN_RECEIPT_FORMATS } from "./order-request-schema.ts";
+import { applyRegisteredMail } from "./registered-mail.ts";
 
 /** The mail options of an order with every default applied. */
 export interface MailOptions {
@@ -36,15 +37,18 @@ const POSTCARD_OPTIONS: Readonly<Omit<MailOptions, "err_email">> = Object.freeze
 });
 
 /**
- * Reads the mail options and their dependencies:
- * certified_return_receipt needs certified; return_receipt_format, restricted_delivery and err_delivery email need
- * certified_return_receipt; err_delivery email does not go with physical receipts; priority and express do not go
- * with certified. signature_required only applies to priority and express letters. Postcards are normalised to
- * standard mail, color, double-sided and no proof-mail or signature options, with a warning per changed option.
+ * Reads the mail options and their dependencies. An option sent with its default value is the same as an option
+ * left out; only a value that asks for more needs its prerequisite: certified_return_receipt true needs certified;
+ * return_receipt_format physical, restricted_delivery true and err_delivery email need certified_return_receipt;
+ * err_delivery email does not go with physical receipts; priority and express do not go with certified.
+ * The options returned say what will happen, each change with a warning: signature_required only applies to
+ * priority and express letters; certified mail abroad travels registered (see applyRegisteredMail); postcards are
+ * normalised to standard mail, color, double-sided and no proof-mail or signature options.
+ * `destinations` are the countries the pieces are mailed to (empty when not known).
  */
 export function readMailOptions(
   body: JsonObject,
-  context: { postcard: boolean; buyerEmail: string | undefined },
+  context: { postcard: boolean; buyerEmail: string | undefined; destinations: readonly string[] },
   issues: IssueList,
   warnings: IssueList,
 ): MailOptions {
@@ -113,7 +117,8 @@ export function readMailOptions(
       issues.add(key, "requires_certified_return_receipt", `${why} needs certified_return_receipt true.`);
     }
   };
-  if (present(body, "return_receipt_format")) needsReceipt("return_receipt_format", "return_receipt_format");
+  if (options.return_receipt_format !== DEFAULT_OPTIONS.return_receipt_format)
+    needsReceipt("return_receipt_format", `return_receipt_format ${options.return_receipt_format}`);
   if (options.restricted_delivery) needsReceipt("restricted_delivery", "restricted_delivery");
   if (options.err_delivery === "email") {
     needsReceipt("err_delivery", "err_delivery email");
@@ -140,6 +145,7 @@ export function readMailOptions(
     );
     options.signature_required = false;
   }
+  applyRegisteredMail(options, context.destinations, issues, warnings);
   if (options.err_delivery === "email") {
     const to = errEmail ?? context.buyerEmail;
     if (to !== undefined) options.err_email = to;

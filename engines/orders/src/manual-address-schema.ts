@@ -18,7 +18,8 @@ export const ManualAddress = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 60,
-        description: "State, province or region. 1 to 60 characters. Required for US and CA.",
+        description:
+          "State, province or region. 1 to 60 characters. Required for US and CA: a USPS state, territory or military code (IL, DC, PR, AE) or a Canada Post province or territory code (ON, BC), or its full name in any case (Illinois, british columbia); normalised to the code.",
       }),
     ),
     zip: Type.String({
@@ -30,7 +31,7 @@ export const ManualAddress = Type.Object(
       StringEnum(COUNTRY_CODE_VALUES, {
         default: "US",
         description:
-          "ISO 3166-1 alpha-2 country code. Default US. Required whenever the sender or the recipient of the order is outside the US.",
+          "ISO 3166-1 alpha-2 country code. Default US: an address without it is a US address, so every address outside the US must state it.",
       }),
     ),
   },

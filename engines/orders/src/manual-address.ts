@@ -1,5 +1,7 @@
 import { ALLOWED_COUNTRIES, type CountryCode, isAllowedCountry, resolveCountry } from "./countries.ts";
 import type { IssueCode } from "./issues.ts";
+import { unprintableCharacters, unprintableMessage } from "./printable-text.ts";
+import { resolveSubdivision } from "./subdivisions.ts";
 import { charCount } from "./text-length.ts";
 
 /** The fields of a manual address, as given (JSON object or CSV row). Absent and wrongly typed fields are undefined. */
@@ -31,8 +33,6 @@ export interface AddressProblem {
 }
 
 export interface ManualAddressRules {
-  /** The other party (or the campaign) is outside the US, so the country must be stated, not assumed. */
-  requireCountryCode: boolean;
   /** Accept alpha-3 codes and any case (CSV cells); the JSON request takes exact alpha-2 codes only. */
   lenientCountry: boolean;
   /** How fields are named in messages (CSV column headers); the field name by default. */
@@ -53,8 +53,11 @@ const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?(\d[ABCEGHJ-NPR
 
 /**
  * Applies the manual address rules shared by single orders and campaign rows: line1, city and zip required;
- * length bounds; an allowed country (default US, but stated explicitly when the order is international);
- * state required for US and CA; US ZIP 12345 or 12345-6789; Canadian postal code A1A 1A1.
+ * length bounds; no character that cannot be printed (emoji, control characters); an allowed country, US when
+ * none is given; a state or province required for US and CA, one of the USPS or Canada Post codes or its full name
+ * (any case), normalised to the code; US ZIP 12345 or 12345-6789; Canadian postal code A1A 1A1.
+ * Only an address outside the US must state its country: an address without one is read as a US address, and one
+ * that names a Canadian province or has a Canadian postal code is refused with country_code_required.
  * Surrounding spaces are trimmed; a blank optional field counts as absent.
  */
 export function checkManualAddress(
@@ -83,26 +86,40 @@ export function checkManualAddress(
       });
       return undefined;
     }
+    const unprintable = unprintableCharacters(value);
+    if (unprintable.length > 0) {
+      problems.push({
+        field,
+        code: "character_unsupported",
+        message: unprintableMessage(label(field), unprintable),
+      });
+      return undefined;
+    }
     return value;
   };
 
   const line1 = text("line1", true);
   const line2 = text("line2", false);
   const city = text("city", true);
-  const state = text("state", false);
+  const rawState = text("state", false);
   const zip = text("zip", true);
+  const stateFailed = problems.some((p) => p.field === "state");
 
   let country: CountryCode | undefined;
+  /** No country was given, so the address is read as a US address. */
+  let assumedUs = false;
   const rawCountry = input.countryCode?.trim();
   if (rawCountry === undefined || rawCountry === "") {
-    if (rules.requireCountryCode) {
+    const canadian = looksCanadian(rawState, zip, label);
+    if (canadian !== undefined) {
       problems.push({
         field: "countryCode",
         code: "country_code_required",
-        message: `This order is international, so every manual address states its country: add ${label("countryCode")} (e.g. US).`,
+        message: `${canadian}, but the address has no ${label("countryCode")} and would be read as a US address: add ${label("countryCode")} CA (only US addresses may leave it out).`,
       });
     } else {
       country = "US";
+      assumedUs = true;
     }
   } else {
     country = rules.lenientCountry
@@ -118,15 +135,30 @@ export function checkManualAddress(
       });
     }
   }
+  const readAsUs = assumedUs
+    ? ` No ${label("countryCode")} was given, so this is read as a US address; add ${label("countryCode")} for an address abroad.`
+    : "";
 
+  let state = rawState;
   let postal = zip;
   if (country === "US" || country === "CA") {
-    if (state === undefined && !problems.some((p) => p.field === "state")) {
-      problems.push({
-        field: "state",
-        code: "state_required",
-        message: `A state is required for ${country} addresses.`,
-      });
+    if (rawState === undefined) {
+      if (!stateFailed) {
+        problems.push({
+          field: "state",
+          code: "state_required",
+          message: `A ${country === "US" ? "state" : "province"} is required for ${country} addresses.${readAsUs}`,
+        });
+      }
+    } else {
+      state = resolveSubdivision(country, rawState);
+      if (state === undefined) {
+        problems.push({
+          field: "state",
+          code: "invalid_state",
+          message: invalidStateMessage(label("state"), rawState, country) + readAsUs,
+        });
+      }
     }
     if (zip !== undefined) {
       postal = normalisePostalCode(zip, country);
@@ -135,9 +167,9 @@ export function checkManualAddress(
           field: "zip",
           code: "invalid_postal_code",
           message:
-            country === "US"
+            (country === "US"
               ? "A US ZIP code is 5 digits, or 5 digits, a hyphen and 4 digits (12345 or 12345-6789)."
-              : "A Canadian postal code looks like A1A 1A1.",
+              : "A Canadian postal code looks like A1A 1A1.") + readAsUs,
         });
       }
     }
@@ -163,6 +195,32 @@ export function checkManualAddress(
     },
     problems,
   };
+}
+
+/** Why an address without a country is Canadian ('state "ON" is a Canadian province'), or undefined. */
+function looksCanadian(
+  state: string | undefined,
+  zip: string | undefined,
+  label: (field: ManualAddressField) => string,
+): string | undefined {
+  if (state !== undefined && resolveSubdivision("CA", state) !== undefined)
+    return `${label("state")} ${JSON.stringify(state)} is a Canadian province or territory`;
+  const usState = state === undefined ? undefined : resolveSubdivision("US", state);
+  if (usState === undefined && zip !== undefined && CA_POSTAL.test(zip))
+    return `${label("zip")} ${JSON.stringify(zip)} is a Canadian postal code`;
+  return undefined;
+}
+
+function invalidStateMessage(label: string, value: string, country: "US" | "CA"): string {
+  const other = country === "US" ? "CA" : "US";
+  const elsewhere = resolveSubdivision(other, value);
+  const hint =
+    elsewhere === undefined
+      ? ""
+      : ` ${JSON.stringify(value)} is ${other === "CA" ? "a Canadian province" : "a US state"}; is the country ${other}?`;
+  return country === "US"
+    ? `${label} ${JSON.stringify(value)} is not a US state: use a USPS code (e.g. IL, DC, PR, AE) or the full name (e.g. Illinois).${hint}`
+    : `${label} ${JSON.stringify(value)} is not a Canadian province or territory: use a Canada Post code (e.g. ON, BC) or the full name (e.g. Ontario).${hint}`;
 }
 
 /** The postal code in its canonical form ("K1A 0A9"), or undefined when it does not fit the country's format. */

@@ -4,6 +4,7 @@ import { FormPayload } from "./form-schema.ts";
 import { LetterFormatSchema, LetterSource } from "./letter-schema.ts";
 import { ManualAddress } from "./manual-address-schema.ts";
 import { PdfSource } from "./pdf-source-schema.ts";
+import { UUID_PATTERN } from "./request-id.ts";
 import { StringEnum } from "./schema-helpers.ts";
 
 export const MAIL_CLASSES = ["standard", "priority", "express"] as const;
@@ -50,8 +51,9 @@ export const OrderRequest = Type.Object(
   {
     request_id: Type.String({
       format: "uuid",
+      pattern: UUID_PATTERN,
       description:
-        "Client-generated idempotency key for one logical mailing. A retry after 402 reuses it with a byte-for-byte identical body.",
+        "Client-generated idempotency key for one logical mailing, a UUID in canonical form (8-4-4-4-12 hexadecimal digits). A retry after 402 reuses it with a byte-for-byte identical body.",
     }),
     buyer_name: Type.Optional(Name("Buyer display name")),
     buyer_email: Type.String({
@@ -98,20 +100,21 @@ export const OrderRequest = Type.Object(
       Type.Boolean({
         default: false,
         description:
-          "Adds a return receipt for US Certified Mail; ignored for registered mail. Requires certified. Default false.",
+          "Adds a return receipt for US Certified Mail. Requires certified. Default false. Certified mail to a recipient outside the US travels as registered mail, which has no return receipt: there it is ignored (false in the normalised options, with an option_ignored warning), and so are return_receipt_format physical and err_delivery email.",
       }),
     ),
     return_receipt_format: Type.Optional(
       StringEnum(RETURN_RECEIPT_FORMATS, {
         default: "electronic",
         description:
-          "electronic (default) or physical (mailed green card). Requires certified_return_receipt true.",
+          "electronic (default) or physical (mailed green card). physical requires certified_return_receipt true; the default may always be sent.",
       }),
     ),
     restricted_delivery: Type.Optional(
       Type.Boolean({
         default: false,
-        description: "Addressee-only delivery. Requires certified_return_receipt true. Default false.",
+        description:
+          "Addressee-only delivery. true requires certified_return_receipt true, and is sold with US Certified Mail only (not with registered mail to a recipient outside the US). Default false.",
       }),
     ),
     err_delivery: Type.Optional(

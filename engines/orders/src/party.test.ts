@@ -231,30 +231,90 @@ describe("manual addresses", () => {
   });
 });
 
-describe("international orders state every manual country", () => {
-  it("a manual sender without countryCode, to a German recipient", () => {
+describe("countryCode of manual addresses", () => {
+  it("a US manual sender may leave it out when the recipient is abroad", () => {
     const { countryCode: _, ...sender } = US;
-    expect(issuesOf(base({ sender_address_manual: sender, recipient_address_manual: DE }))).toEqual([
-      { path: "sender_address_manual.countryCode", code: "country_code_required" },
-    ]);
-  });
-  it("a manual recipient without countryCode, from a sender found by address search abroad", () => {
-    const { countryCode: _, ...recipient } = US;
-    expect(
-      issuesOf(
-        base({
-          ...byId("sender", "GB|1", "10 Downing St, London SW1A 2AA"),
-          recipient_address_manual: recipient,
-        }),
-      ),
-    ).toEqual([{ path: "recipient_address_manual.countryCode", code: "country_code_required" }]);
-  });
-  it("an explicit countryCode satisfies the rule", () => {
-    const order = accepted(base({ sender_address_manual: US, recipient_address_manual: DE }));
+    const order = accepted(base({ sender_address_manual: sender, recipient_address_manual: DE }));
     expect([order.sender.country, order.recipient?.country]).toEqual(["US", "DE"]);
   });
-  it("a domestic order may leave countryCode out", () => {
+  it("a US manual recipient may leave it out when the sender, found by address search, is abroad", () => {
+    const { countryCode: _, ...recipient } = US;
+    const order = accepted(
+      base({
+        ...byId("sender", "GB|1", "10 Downing St, London SW1A 2AA"),
+        recipient_address_manual: recipient,
+      }),
+    );
+    expect([order.sender.country, order.recipient?.country]).toEqual(["GB", "US"]);
+  });
+  it("an address abroad without it is read as a US address and fails the US rules", () => {
+    const { countryCode: _, ...berlin } = DE;
+    expect(issuesOf(base({ recipient_address_manual: berlin }))).toEqual([
+      { path: "recipient_address_manual.state", code: "state_required" },
+    ]);
+  });
+  it("a Canadian address without it is country_code_required", () => {
+    const ottawa = { line1: "150 Wellington St", city: "Ottawa", state: "ON", zip: "K1A 0A9" };
+    expect(issuesOf(base({ recipient_address_manual: ottawa }))).toEqual([
+      { path: "recipient_address_manual.countryCode", code: "country_code_required" },
+    ]);
+    accepted(base({ recipient_address_manual: { ...ottawa, countryCode: "CA" } }));
+  });
+  it("a domestic order may leave it out", () => {
     const { countryCode: _, ...noCountry } = US;
     accepted(base({ sender_address_manual: noCountry, recipient_address_manual: noCountry }));
+  });
+});
+
+describe("states and provinces of manual addresses", () => {
+  it("refuses a state that is not a US state, at the state's path", () => {
+    expect(issuesOf(base({ recipient_address_manual: { ...US, state: "ZZ" } }))).toEqual([
+      { path: "recipient_address_manual.state", code: "invalid_state" },
+    ]);
+    expect(issuesOf(base({ sender_address_manual: { ...US, state: "Springfield" } }))).toEqual([
+      { path: "sender_address_manual.state", code: "invalid_state" },
+    ]);
+  });
+  it("normalises full names to the code", () => {
+    const order = accepted(
+      base({
+        sender_address_manual: { ...US, state: "Illinois" },
+        recipient_address_manual: {
+          line1: "1 Main St",
+          city: "Vancouver",
+          state: "british columbia",
+          zip: "V6B 1A1",
+          countryCode: "CA",
+        },
+      }),
+    );
+    expect(order.sender.address).toMatchObject({ state: "IL" });
+    expect(order.recipient?.address).toMatchObject({ state: "BC" });
+  });
+});
+
+describe("characters that cannot be printed", () => {
+  it("in a name are reported at the name, not the address", () => {
+    expect(issuesOf(base({ sender_name: "Ada 🎉" }))).toEqual([
+      { path: "sender_name", code: "character_unsupported" },
+    ]);
+    expect(issuesOf(base({ recipient_name: "Grace\u0000Hopper" }))).toEqual([
+      { path: "recipient_name", code: "character_unsupported" },
+    ]);
+    const result = validateOrderRequest(base({ sender_name: "Ada 🎉" }));
+    expect(result.ok ? "" : result.issues[0]?.message).toContain('"🎉" (U+1F389)');
+  });
+  it("in the address text or a manual field are reported at that field", () => {
+    expect(issuesOf(base(byId("recipient", "US|1", "1 Main St 🏠, Springfield IL 62701")))).toEqual([
+      { path: "recipient_address_text", code: "character_unsupported" },
+    ]);
+    expect(issuesOf(base({ recipient_address_manual: { ...US, city: "Spring🌸field" } }))).toEqual([
+      { path: "recipient_address_manual.city", code: "character_unsupported" },
+    ]);
+  });
+  it("a lone surrogate is refused too", () => {
+    expect(issuesOf(base({ sender_name: "Ada \ud800" }))).toEqual([
+      { path: "sender_name", code: "character_unsupported" },
+    ]);
   });
 });

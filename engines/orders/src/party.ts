@@ -4,9 +4,13 @@ import { type IssueList, joinPath } from "./issues.ts";
 import { enumField, field, type JsonObject, objectField, present, stringField } from "./json-access.ts";
 import { type CheckedManualAddress, checkManualAddress } from "./manual-address.ts";
 import { ADDRESS_TYPES } from "./order-request-schema.ts";
+import { unprintableCharacters, unprintableMessage } from "./printable-text.ts";
 import { charCount, isBlank } from "./text-length.ts";
 
-/** A sender or recipient, resolved. `country` is the ISO alpha-2 code of the address. */
+/**
+ * A sender or recipient, resolved. `country` is the ISO alpha-2 code of the address: the countryCode of a manual
+ * address (US when none was given), the leading segment of an address search id.
+ */
 export interface Party {
   name: string;
   country: string;
@@ -50,7 +54,12 @@ export function readParty(body: JsonObject, role: PartyRole, issues: IssueList):
   if (!present(body, nameKey)) issues.add(nameKey, "required", `${nameKey} is required.`);
   else if (name !== undefined && isBlank(name))
     issues.add(nameKey, "too_short", `${nameKey} must not be blank.`);
-  else if (name !== undefined && charCount(name) <= 256) draft.name = name.trim();
+  else if (name !== undefined && charCount(name) <= 256) {
+    const unprintable = unprintableCharacters(name);
+    if (unprintable.length > 0)
+      issues.add(nameKey, "character_unsupported", unprintableMessage(nameKey, unprintable));
+    else draft.name = name.trim();
+  }
 
   const typeKey = key("address_type");
   const idKey = key("address_id");
@@ -86,9 +95,13 @@ export function readParty(body: JsonObject, role: PartyRole, issues: IssueList):
       if (check.ok) draft.statedCountry = check.country;
       else issues.add(idKey, check.code, check.message);
     }
+    const unprintable = text === undefined ? [] : unprintableCharacters(text);
     if (text !== undefined && isBlank(text))
       issues.add(textKey, "too_short", `${textKey} must not be blank.`);
-    if (id !== undefined && text !== undefined) draft.address = { type: "Address", id, text: text.trim() };
+    else if (unprintable.length > 0)
+      issues.add(textKey, "character_unsupported", unprintableMessage(textKey, unprintable));
+    else if (id !== undefined && text !== undefined)
+      draft.address = { type: "Address", id, text: text.trim() };
     return draft;
   }
 
@@ -115,10 +128,10 @@ export function readParty(body: JsonObject, role: PartyRole, issues: IssueList):
 }
 
 /**
- * Finishes a party once the whole order is known: checks its manual address (`international` demands an explicit
- * countryCode) and returns the resolved party, or undefined when something is missing or wrong.
+ * Finishes a party: checks its manual address (a US address may leave countryCode out, any other must state it)
+ * and returns the resolved party, or undefined when something is missing or wrong.
  */
-export function finishParty(draft: PartyDraft, international: boolean, issues: IssueList): Party | undefined {
+export function finishParty(draft: PartyDraft, issues: IssueList): Party | undefined {
   const manualPath = `${draft.role}_address_manual`;
   let address: Party["address"] | undefined = draft.address;
   let country: string | undefined = draft.statedCountry;
@@ -133,7 +146,7 @@ export function finishParty(draft: PartyDraft, international: boolean, issues: I
         zip: stringField(manual, "zip"),
         countryCode: stringField(manual, "countryCode"),
       },
-      { requireCountryCode: international, lenientCountry: false },
+      { lenientCountry: false },
     );
     for (const problem of problems)
       issues.add(joinPath(manualPath, problem.field), problem.code, problem.message);

@@ -50,6 +50,17 @@ describe("Ajv errors as issues", () => {
     ]);
   });
 
+  it("the uuid format is the canonical form, also in other schemas", () => {
+    const id = "3f0c6a1e-5b7d-4c2a-9e8f-1a2b3c4d5e6f";
+    const other = createSchemaCheck(
+      Type.Object({ order_id: Type.String({ format: "uuid" }) }, { additionalProperties: false }),
+    );
+    expect(other({ order_id: id })).toEqual([]);
+    expect(other({ order_id: `urn:uuid:${id}` })).toEqual([
+      { path: "order_id", code: "invalid_format", message: expect.stringContaining("must be a UUID") },
+    ]);
+  });
+
   it("writes readable messages", () => {
     const messages = Object.fromEntries(
       check(letter({ mail_class: "fast", letter: { body: "b", render: { margin_in: 3 } }, colour: 1 })).map(

@@ -3,6 +3,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { TSchema } from "typebox";
 import { type Issue, type IssueCode, joinPath } from "./issues.ts";
+import { UUID_PATTERN } from "./request-id.ts";
 
 /** Checks a value against a JSON Schema and answers with readable issues (empty when the value fits). */
 export type SchemaCheck = (value: unknown) => Issue[];
@@ -10,11 +11,13 @@ export type SchemaCheck = (value: unknown) => Issue[];
 /**
  * Compiles a schema with Ajv (draft 2020-12, all errors, formats uuid, email, uri and date) into a check that maps
  * Ajv's errors to issues: one issue per field, the most relevant one, with a dotted path and a stable code.
+ * The uuid format is the canonical text form only (UUID_PATTERN): Ajv's own also takes a "urn:uuid:" prefix.
  * The compiled check holds no state between calls.
  */
 export function createSchemaCheck(schema: TSchema): SchemaCheck {
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, verbose: true });
-  addFormats.default(ajv, ["uuid", "email", "uri", "date"]);
+  addFormats.default(ajv, ["email", "uri", "date"]);
+  ajv.addFormat("uuid", new RegExp(UUID_PATTERN));
   const validate = ajv.compile(schema);
   return (value) => (validate(value) ? [] : ajvIssues(validate.errors ?? [], value));
 }
@@ -197,6 +200,9 @@ function patternIssue(path: string, error: FieldError): Issue {
       code: "invalid_address_id",
       message: `${subject(path)} must start with its country code and a vertical bar, e.g. "US|...".`,
     };
+  }
+  if (error.parentSchema?.format === "uuid") {
+    return { path, code: "invalid_format", message: `${subject(path)} ${FORMAT_MESSAGES.uuid}` };
   }
   if (last === "download_url") {
     return { path, code: "pdf_url_not_https", message: `${subject(path)} must be an https:// URL.` };

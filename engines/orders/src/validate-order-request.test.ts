@@ -306,6 +306,30 @@ describe("request fields", () => {
     ]);
   });
 
+  it("request_id is a canonical UUID: no prefix, no NUL, lone surrogate, emoji or line break", () => {
+    const id = "0b0e6a51-6c5e-4d0e-9a55-6f1f5e2b7c03";
+    for (const request_id of [
+      `urn:uuid:${id}`,
+      `${id}\u0000`,
+      `\u0000${id}`,
+      `${id.slice(0, -1)}\ud800`,
+      `${id}\udc00`,
+      `${id.slice(0, -2)}🎉`,
+      `${id}\n`,
+      `{${id}}`,
+      ` ${id}`,
+    ]) {
+      const result = validateOrderRequest(example("letter", { request_id }));
+      expect(result.ok, JSON.stringify(request_id)).toBe(false);
+      expect(result.ok ? [] : result.issues).toEqual([
+        { path: "request_id", code: "invalid_format", message: expect.stringContaining("must be a UUID") },
+      ]);
+    }
+    expect(accepted(example("letter", { request_id: id.toUpperCase() })).order.request_id).toBe(
+      id.toUpperCase(),
+    );
+  });
+
   it("buyer_email is required, an email and at most 256 characters", () => {
     expect(issuesOf(example("letter", { buyer_email: undefined }))).toEqual([
       { path: "buyer_email", code: "required" },

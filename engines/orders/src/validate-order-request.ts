@@ -1,11 +1,10 @@
 import { type NormalizedBulk, readBulk } from "./bulk.ts";
-import type { CountryCode } from "./countries.ts";
 import { type DocumentSource, readDocumentSource } from "./document-source.ts";
 import { type Issue, IssueList } from "./issues.ts";
 import { enumField, isJsonObject, present, stringField } from "./json-access.ts";
 import { type MailOptions, readMailOptions } from "./mail-options.ts";
 import { MAILPIECE_TYPES, OrderRequest, POSTCARD_SIZES } from "./order-request-schema.ts";
-import { finishParty, type Party, type PartyDraft, readParty } from "./party.ts";
+import { finishParty, type Party, readParty } from "./party.ts";
 import { checkPostcardRules } from "./postcard-rules.ts";
 import { createSchemaCheck } from "./schema-check.ts";
 
@@ -50,15 +49,14 @@ export function validateOrderRequest(body: unknown): OrderValidation {
   const sender = readParty(body, "sender", issues);
   const recipient = isBulk ? undefined : readParty(body, "recipient", issues);
   const document = isBulk ? undefined : readDocumentSource(body, issues);
-  const bulk = isBulk ? readBulk(body, { senderCountry: sender.statedCountry }, issues, warnings) : undefined;
-
-  const international = isInternational([sender, recipient], bulk?.international ?? false);
-  const senderParty = finishParty(sender, international, issues);
-  const recipientParty = recipient === undefined ? undefined : finishParty(recipient, international, issues);
+  const bulk = isBulk ? readBulk(body, issues, warnings) : undefined;
+  const senderParty = finishParty(sender, issues);
+  const recipientParty = recipient === undefined ? undefined : finishParty(recipient, issues);
 
   checkPostcardRules(body, issues);
   const buyerEmail = stringField(body, "buyer_email");
-  const options = readMailOptions(body, { postcard, buyerEmail }, issues, warnings);
+  const destinations = bulk?.destinations ?? (recipientParty === undefined ? [] : [recipientParty.country]);
+  const options = readMailOptions(body, { postcard, buyerEmail, destinations }, issues, warnings);
 
   const all = mergeIssues(schemaIssues, issues.items);
   // Without issues the sender is always resolved; the check only narrows its type.
@@ -79,12 +77,6 @@ export function validateOrderRequest(body: unknown): OrderValidation {
     options,
   };
   return { ok: true, order, warnings: warnings.items };
-}
-
-/** The order crosses a border when a stated country of any party (or any valid campaign row) is not the US. */
-function isInternational(parties: (PartyDraft | undefined)[], campaignAbroad: boolean): boolean {
-  const abroad = (country: CountryCode | undefined) => country !== undefined && country !== "US";
-  return campaignAbroad || parties.some((party) => party !== undefined && abroad(party.statedCountry));
 }
 
 /**
