@@ -249,6 +249,13 @@ describe("form", () => {
       { path: "form.fields", code: "required" },
     ]);
   });
+  it("refuses an attachment whose content_type and data URL disagree, and keeps one that agrees", () => {
+    expect(
+      issuesOf(attachment({ content_type: "application/pdf", base64: "data:image/png;base64,SGk=" })),
+    ).toEqual([{ path: "form.attachments[0].content_type", code: "attachment_content_mismatch" }]);
+    expect(issuesOf(attachment({ content_type: "Image/PNG", base64: "data:image/png;base64,SGk=" }))).toEqual([]);
+  });
+
   it("attachments need id and base64", () => {
     expect(issuesOf(form({ attachments: [{ base64: "SGk=" }] }))).toEqual([
       { path: "form.attachments[0].id", code: "required" },

@@ -206,6 +206,17 @@ function readAttachments(items: unknown[], path: string, issues: IssueList): For
         continue;
       }
       base64 = parsed.base64.replace(/\s+/g, "");
+      const declared = parsed.mediaType.toLowerCase();
+      if (contentType !== undefined && contentType.split(";")[0]!.trim().toLowerCase() !== declared) {
+        // Two declared types that disagree: neither is dropped in silence.
+        issues.add(
+          joinPath(itemPath, "content_type"),
+          "attachment_content_mismatch",
+          `content_type says ${contentType}, but the data URL says ${parsed.mediaType}. Send one type, or two that agree.`,
+        );
+        ok = false;
+        continue;
+      }
       contentType ??= parsed.mediaType;
     } else if (isBase64(raw)) {
       base64 = raw.replace(/\s+/g, "");

@@ -54,6 +54,14 @@ const TRIGGERS: Record<IssueCode, () => unknown> = {
       attachments: [{ id: "a", base64: "A".repeat(Math.ceil((MAX_ATTACHMENT_BYTES + 3) / 3) * 4) }],
     },
   }),
+  attachment_content_mismatch: () => ({
+    ...structuredClone(EXAMPLE_ORDER_REQUESTS.form),
+    form: {
+      slug: "s",
+      fields: {},
+      attachments: [{ id: "a", content_type: "application/pdf", base64: "data:image/png;base64,SGk=" }],
+    },
+  }),
   form_not_postcard: () => postcard({ pdf: undefined, form: { slug: "s", fields: {} } }),
   signature_text_required: () => letter({ letter: { body: "b", signature: " " } }),
   signature_image_required: () => letter({ letter: { body: "b", signature: { mode: "drawn" } } }),

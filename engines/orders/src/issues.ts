@@ -23,6 +23,7 @@ export const ISSUE_CODES = [
   "invalid_base64",
   "pdf_too_large",
   "attachments_too_large",
+  "attachment_content_mismatch",
   "form_not_postcard",
   "signature_text_required",
   "signature_image_required",
