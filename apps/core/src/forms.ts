@@ -83,3 +83,28 @@ function toIssue(issue: FormIssue): Issue {
     issue.path.startsWith("form") || issue.path === "certified" ? issue.path : `form.${issue.path}`;
   return { path, code: issue.code, message: issue.message };
 }
+
+/**
+ * The compliance check of a form order at the fulfillment stage, just before it is printed: its workflow's rules
+ * and eligibility against today's date (a deadline that has passed since payment, say). Returns why the order may
+ * not be printed, or undefined when it may (and for orders that are not forms).
+ */
+export function formRefusalAtFulfilment(
+  order: NormalizedOrder,
+  workflows: readonly Workflow[],
+  clock: Clock,
+): string | undefined {
+  const doc = order.document;
+  if (doc?.kind !== "form") return undefined;
+  const workflow = findWorkflow(workflows, doc.slug);
+  if (!workflow)
+    return `The workflow form "${doc.slug}" is no longer offered, so the order cannot be printed.`;
+  const input = {
+    fields: doc.fields,
+    attachments: doc.attachments.map((a) => ({ ...a, file_name: a.file_name ?? a.id })),
+  };
+  const evaluation = evaluateForm(workflow, input, { stage: "fulfillment", clock });
+  if (evaluation.issues.length === 0) return undefined;
+  const reasons = evaluation.issues.map((issue) => `${toIssue(issue).path}: ${issue.message}`).join("; ");
+  return `The form no longer meets its workflow's rules at fulfillment: ${reasons}`;
+}

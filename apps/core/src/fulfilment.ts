@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { Workflow } from "@mailpiece/forms";
+import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
 import type { Party } from "@mailpiece/orders";
@@ -13,6 +15,7 @@ import type {
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
 import { typesetLetter } from "@mailpiece/typesetter";
+import { formRefusalAtFulfilment } from "./forms.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
 import { windowLines } from "./party-view.ts";
@@ -23,6 +26,8 @@ export interface FulfilmentContext {
   clock: Clock;
   ids: IdGenerator;
   providers: readonly PrintProvider[];
+  /** The workflow forms, for the compliance check a form order passes again before it is printed. */
+  workflows?: readonly Workflow[];
   /** How often an order in production is asked about again. */
   pollMs?: number;
   /** How long one process holds an order it works on; another process takes over after that. */
@@ -210,6 +215,13 @@ async function advance(ctx: FulfilmentContext, order: OrderRecord): Promise<Orde
       );
     }
     case "document_prepared": {
+      // A form's workflow rules are checked once more at fulfillment, the last stage before anything is printed.
+      const refusal = formRefusalAtFulfilment(order.order, ctx.workflows ?? BUILTIN_WORKFLOWS, ctx.clock);
+      if (refusal !== undefined) {
+        return save(ctx, order.id, (o) =>
+          withLifecycle(o, transition(o.lifecycle!, "failed", meta(ctx, "system", refusal))),
+        );
+      }
       const job = await printJob(ctx, order);
       let provider: PrintProvider;
       try {
