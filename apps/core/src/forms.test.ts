@@ -22,7 +22,7 @@ function orderOf(body: unknown): NormalizedOrder {
 describe("the compliance check at fulfillment", () => {
   it("refuses to print a form order whose rules no longer hold on the day it is fulfilled", () => {
     const order = orderOf(mortgageFormOrder());
-    const letterDate = (order.document as { fields: { letter_date: string } }).fields.letter_date;
+    const letterDate = String((order.document as { fields: Record<string, unknown> }).fields.letter_date);
     const paidOn = manualClock(Date.parse(`${letterDate}T12:00:00Z`));
     expect(formRefusalAtFulfilment(order, [dated], paidOn)).toBeUndefined();
     const later = manualClock(Date.parse(`${letterDate}T12:00:00Z`) + 3 * 24 * 60 * 60 * 1000);
