@@ -15,6 +15,16 @@ describe("sendableBytes", () => {
     expect(whole.byteLength).toBe(8);
   });
 
+  it("leaves a Node Buffer intact, whose slice() is a view of the same memory", () => {
+    const backing = new ArrayBuffer(64);
+    const view = Buffer.from(backing, 8, 40);
+    view.write("%PDF-1.7", "latin1");
+    const sent = sendableBytes(view);
+    structuredClone(sent.bytes, { transfer: sent.transfer });
+    expect(view.byteLength).toBe(40);
+    expect(view.toString("latin1").startsWith("%PDF-")).toBe(true);
+  });
+
   it("shares bytes on a SharedArrayBuffer without a copy", () => {
     const shared = new Uint8Array(new SharedArrayBuffer(4));
     expect(sendableBytes(shared)).toEqual({ bytes: shared, transfer: [] });

@@ -8,7 +8,7 @@
 export function sendableBytes(bytes: unknown): { bytes: Uint8Array | null; transfer: ArrayBuffer[] } {
   if (!(bytes instanceof Uint8Array)) return { bytes: null, transfer: [] };
   if (!(bytes.buffer instanceof ArrayBuffer)) return { bytes, transfer: [] };
-  const copy = bytes.slice();
+  const copy = copyOf(bytes);
   return { bytes: copy, transfer: [copy.buffer] };
 }
 
@@ -21,6 +21,16 @@ export function returnableBytes(bytes: Uint8Array): { bytes: Uint8Array; transfe
   if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
     return { bytes, transfer: [buffer] };
   }
-  const copy = bytes.slice();
+  const copy = copyOf(bytes);
   return { bytes: copy, transfer: [copy.buffer] };
+}
+
+/**
+ * A copy of the viewed bytes on a buffer of their own. Not `bytes.slice()`: on a Node Buffer that is a view of the
+ * same memory, and transferring its buffer would detach the caller's bytes.
+ */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy;
 }

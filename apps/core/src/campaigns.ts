@@ -12,13 +12,15 @@ import {
   MAX_TEMPLATE_HTML_CHARS,
   templateValue,
 } from "@mailpiece/orders";
+import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import type { Quote } from "@mailpiece/pricing";
 import { formatUsd, PricingError, quote } from "@mailpiece/pricing";
-import { TypesetterError, typesetLetter } from "@mailpiece/typesetter";
+import { TypesetterError } from "@mailpiece/typesetter";
 import type { DocumentContext } from "./documents.ts";
 import { partyPath, resolveDocument } from "./documents.ts";
+import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { quoteInputFor } from "./quote-order.ts";
 
 /** One CSV row as the campaign will treat it; `errors` is empty for a valid row. */
@@ -129,9 +131,9 @@ export async function validateCampaign(
       html: bulk.content_mode === "html",
     });
     checkLetterLength(rows, template, contentField);
-    await checkPrintable(rows, template, bulk.columns);
+    await checkPrintable(rows, template, bulk.columns, pdfWorkOf(ctx));
     if (rows.validCount() === 0) return noValidRows(rows);
-    const letter = await letterPages(order, rows, template, contentField);
+    const letter = await letterPages(order, rows, template, contentField, pdfWorkOf(ctx));
     if (!letter.ok) return letter;
     document = letter.document;
   }
@@ -296,7 +298,12 @@ const PRINTED_ROLES = ["recipient_name", "line1", "line2", "city", "state", "zip
  * character the letter font cannot print. Plain ASCII always prints; the other characters of all rows are checked
  * together with the typesetter, and only when some cannot print are they narrowed down, half by half.
  */
-async function checkPrintable(rows: RowStates, template: CampaignTemplate, columns: readonly string[]) {
+async function checkPrintable(
+  rows: RowStates,
+  template: CampaignTemplate,
+  columns: readonly string[],
+  work: PdfWork,
+) {
   const printed = new Set(template.columns);
   for (const role of PRINTED_ROLES) {
     const column = campaignColumn(columns, role);
@@ -316,7 +323,7 @@ async function checkPrintable(rows: RowStates, template: CampaignTemplate, colum
     }
     if (found) withCharacters.push(index);
   }
-  const unprintable = new Set(await unprintableOf([...characters]));
+  const unprintable = new Set(await unprintableOf([...characters], work));
   if (unprintable.size === 0) return;
   for (const index of withCharacters) {
     const row = rows.rows[index]!;
@@ -339,17 +346,20 @@ function describeChar(char: string): string {
 }
 
 /** The characters of `chars` the typesetter refuses, found by typesetting them together and halving on refusal. */
-async function unprintableOf(chars: readonly string[]): Promise<string[]> {
+async function unprintableOf(chars: readonly string[], work: PdfWork): Promise<string[]> {
   if (chars.length === 0) return [];
   try {
-    await typesetLetter({ body: chars.join(" "), format: "text", render: { ...DEFAULT_RENDER } });
+    await work.typesetLetter({ body: chars.join(" "), format: "text", render: { ...DEFAULT_RENDER } });
     return [];
   } catch (error) {
     if (!TypesetterError.isInstance(error) || error.code !== "character_unsupported") throw error;
   }
   if (chars.length === 1) return [...chars];
   const half = Math.ceil(chars.length / 2);
-  return [...(await unprintableOf(chars.slice(0, half))), ...(await unprintableOf(chars.slice(half)))];
+  return [
+    ...(await unprintableOf(chars.slice(0, half), work)),
+    ...(await unprintableOf(chars.slice(half), work)),
+  ];
 }
 
 type DocumentOutcome =
@@ -377,6 +387,7 @@ async function letterPages(
   rows: RowStates,
   template: CampaignTemplate,
   contentField: "template_text" | "template_html",
+  work: PdfWork,
 ): Promise<DocumentOutcome> {
   const longest = new Map<string, Longest>();
   for (const index of rows.validIndexes()) {
@@ -411,7 +422,7 @@ async function letterPages(
     sources.push(both ? `${column}: rows ${best.row} and ${best.breaksRow}` : `${column}: row ${best.row}`);
   }
   try {
-    const { page_count } = await typesetLetter({
+    const { page_count } = await work.typesetLetter({
       body: fillTemplate(template, Object.fromEntries(standIns)),
       format: template.html ? "html" : "text",
       render: { ...DEFAULT_RENDER },
@@ -423,6 +434,8 @@ async function letterPages(
         : `${contentField} was typeset once with each placeholder replaced by the longest value of its column among the valid rows (${sources.join("; ")}); no row's letter is longer, so none takes more pages.`;
     return { ok: true, document: { page_count, page_count_basis: basis } };
   } catch (error) {
+    const issue = documentWorkIssue(error, `bulk.${contentField}`);
+    if (issue) return { ok: false, issues: [issue] };
     if (!TypesetterError.isInstance(error)) throw error;
     const path =
       error.field === "sender"

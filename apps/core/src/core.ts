@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
 import { validateOrderRequest } from "@mailpiece/orders";
+import type { PdfWork } from "@mailpiece/pdf-work";
 import type {
   BlobStore,
   Clock,
@@ -62,6 +63,12 @@ export interface CoreDeps {
   printProviders?: readonly PrintProvider[];
   /** Downloads allowlisted PDF URLs (see @mailpiece/fetch-https); absent: URL documents are refused. */
   fetchDocument?: (url: string) => Promise<Uint8Array>;
+  /**
+   * Runs typesetting, PDF reading, postcard checks and form packets. A server gives a worker pool
+   * (`createPdfWorkerPool`), so that no request holds the event loop; absent: the work runs on the caller's thread.
+   * The core closes it on close().
+   */
+  pdfWork?: PdfWork;
 }
 
 export type ValidateInput = {
@@ -150,6 +157,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ids: deps.ids ?? randomIds,
     config,
     workflows,
+    ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
   };
@@ -267,6 +275,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return blob ? { ok: true, bytes: blob.bytes } : { ok: false, reason: "missing" };
     },
     async close() {
+      await deps.pdfWork?.close();
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
   };

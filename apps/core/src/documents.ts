@@ -3,13 +3,14 @@ import type { ComplianceStage, Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import { fingerprintJson } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
+import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
-import { checkPostcard } from "@mailpiece/postcard";
-import { inspectPdf, TypesetterError, typesetLetter } from "@mailpiece/typesetter";
+import { TypesetterError } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
 import { resolveForm } from "./forms.ts";
 import { windowLines } from "./party-view.ts";
+import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
 /** What resolving a document may use: the config, stored uploads, and a safe fetcher for allowlisted URLs. */
@@ -26,6 +27,8 @@ export interface DocumentContext {
   cache?: DocumentCache<ResolvedDocument>;
   /** The workflow forms this deployment offers; default: the built-in ones. */
   workflows?: readonly Workflow[];
+  /** Runs typesetting and PDF checks (off the event loop in a server); absent: on the caller's thread. */
+  pdf?: PdfWork;
   /** The compliance stage forms are checked at: "machine" for validate, "payment" when paying. */
   stage?: ComplianceStage;
 }
@@ -62,6 +65,7 @@ export async function resolveDocument(
         ctx.workflows ?? BUILTIN_WORKFLOWS,
         ctx.stage ?? "machine",
         ctx.clock,
+        pdfWorkOf(ctx),
       );
       if (!form.ok) return form;
       return {
@@ -102,7 +106,7 @@ async function resolveLetter(
   const cached = ctx.cache?.get(key);
   if (cached) return { ok: true, document: cached };
   try {
-    const result = await typesetLetter(input);
+    const result = await pdfWorkOf(ctx).typesetLetter(input);
     const document: ResolvedDocument = {
       source: "letter",
       format: doc.format,
@@ -117,6 +121,8 @@ async function resolveLetter(
     if (TypesetterError.isInstance(error)) {
       return fail(letterPath(order, error.field), error.code, error.message);
     }
+    const issue = documentWorkIssue(error, "letter");
+    if (issue) return { ok: false, issues: [issue] };
     throw error;
   }
 }
@@ -151,7 +157,7 @@ async function resolvePdf(
           `The PDF is ${bytes.byteLength} bytes; the limit is ${config.maxPdfBytes}.`,
         );
       }
-      return inspect(order, bytes, "pdf", config, ctx.cache);
+      return inspect(order, bytes, "pdf", ctx);
     }
     case "url":
     case "download": {
@@ -167,7 +173,7 @@ async function resolvePdf(
       if (!ctx.fetchDocument) return notAllowed();
       try {
         const bytes = await ctx.fetchDocument(url);
-        return inspect(order, bytes, path, config, ctx.cache);
+        return inspect(order, bytes, path, ctx);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         const reason = typeof code === "string" ? code : "download_failed";
@@ -182,7 +188,7 @@ async function resolvePdf(
     case "upload_token": {
       const upload = await readUpload(ctx.store, ctx.blobs, ctx.clock, source.upload_token, ctx.orderId);
       if (!upload.ok) return fail("pdf.upload_token", upload.error, UPLOAD_MESSAGES[upload.error]);
-      return inspect(order, upload.bytes, "pdf.upload_token", config, ctx.cache);
+      return inspect(order, upload.bytes, "pdf.upload_token", ctx);
     }
   }
 }
@@ -191,9 +197,9 @@ async function inspect(
   order: NormalizedOrder,
   bytes: Uint8Array,
   path: string,
-  config: CoreConfig,
-  cache?: DocumentCache<ResolvedDocument>,
+  ctx: DocumentContext,
 ): Promise<DocumentResolution> {
+  const { config, cache } = ctx;
   // Keyed by everything the checks read: a postcard that fits one size's canvas does not fit another's.
   const key = [
     "pdf",
@@ -204,8 +210,9 @@ async function inspect(
   ].join(":");
   const cached = config.cacheBytes > 0 ? cache?.get(key) : undefined;
   if (cached) return { ok: true, document: cached };
+  const work = pdfWorkOf(ctx);
   try {
-    const info = await inspectPdf(bytes);
+    const info = await work.inspectPdf(bytes);
     if (info.page_count > config.maxPdfPages) {
       return fail(
         path,
@@ -218,7 +225,7 @@ async function inspect(
       if (sizeProblem) return sizeProblem;
     } else if (order.postcard_size) {
       // The postcard template: two pages, the bleed canvas, and nothing printed in the address zone.
-      const check = await checkPostcard(bytes, order.postcard_size);
+      const check = await work.checkPostcard(bytes, order.postcard_size);
       if (!check.ok) {
         return {
           ok: false,
@@ -240,6 +247,8 @@ async function inspect(
     return { ok: true, document };
   } catch (error) {
     if (TypesetterError.isInstance(error)) return fail(path, error.code, error.message);
+    const issue = documentWorkIssue(error, path);
+    if (issue) return { ok: false, issues: [issue] };
     throw error;
   }
 }

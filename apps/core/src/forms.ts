@@ -1,8 +1,10 @@
 import type { ComplianceStage, FormIssue, Workflow } from "@mailpiece/forms";
-import { buildPacket, checkCertified, evaluateForm, FormsError, findWorkflow } from "@mailpiece/forms";
+import { checkCertified, evaluateForm, FormsError, findWorkflow } from "@mailpiece/forms";
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
+import type { PdfWork } from "@mailpiece/pdf-work";
 import type { Clock } from "@mailpiece/ports";
 import { windowLines } from "./party-view.ts";
+import { documentWorkIssue } from "./pdf-work.ts";
 
 export type FormResolution =
   | { ok: true; pdf: Uint8Array; page_count: number; warnings: Issue[] }
@@ -18,6 +20,7 @@ export async function resolveForm(
   workflows: readonly Workflow[],
   stage: ComplianceStage,
   clock: Clock,
+  work: PdfWork,
 ): Promise<FormResolution> {
   const workflow = findWorkflow(workflows, doc.slug);
   if (!workflow) {
@@ -57,7 +60,7 @@ export async function resolveForm(
     });
   }
   try {
-    const packet = await buildPacket(workflow, input, {
+    const packet = await work.buildPacket(workflow, input, {
       sender: windowLines(order.sender, order.recipient).sender,
       recipient: windowLines(order.sender, order.recipient).recipient ?? { lines: [] },
       stage,
@@ -65,6 +68,8 @@ export async function resolveForm(
     });
     return { ok: true, pdf: packet.pdf, page_count: packet.page_count, warnings };
   } catch (error) {
+    const issue = documentWorkIssue(error, "form");
+    if (issue) return { ok: false, issues: [issue] };
     if (FormsError.isInstance(error)) {
       const detail = error.issues as readonly FormIssue[] | undefined;
       return {

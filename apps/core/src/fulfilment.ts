@@ -4,6 +4,7 @@ import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
 import type { Party } from "@mailpiece/orders";
+import type { PdfWork } from "@mailpiece/pdf-work";
 import type {
   BlobStore,
   Clock,
@@ -14,11 +15,11 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
-import { typesetLetter } from "@mailpiece/typesetter";
 import { formRefusalAtFulfilment } from "./forms.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
 import { windowLines } from "./party-view.ts";
+import { pdfWorkOf } from "./pdf-work.ts";
 
 export interface FulfilmentContext {
   store: Store;
@@ -26,6 +27,8 @@ export interface FulfilmentContext {
   clock: Clock;
   ids: IdGenerator;
   providers: readonly PrintProvider[];
+  /** Runs typesetting off the event loop; absent: on this thread. */
+  pdf?: PdfWork;
   /** The workflow forms, for the compliance check a form order passes again before it is printed. */
   workflows?: readonly Workflow[];
   /** How often an order in production is asked about again. */
@@ -162,7 +165,7 @@ async function typesetPiece(ctx: FulfilmentContext, order: OrderRecord): Promise
   const doc = order.order.document;
   if (doc?.kind !== "letter") return "the piece has no letter";
   try {
-    const result = await typesetLetter({
+    const result = await pdfWorkOf(ctx).typesetLetter({
       body: doc.body,
       format: doc.format,
       render: doc.render,

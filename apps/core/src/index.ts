@@ -12,6 +12,7 @@ export * from "./order-record.ts";
 export * from "./order-status.ts";
 export * from "./party-view.ts";
 export * from "./payment-reconciliation.ts";
+export * from "./pdf-work.ts";
 export * from "./previews.ts";
 export * from "./quote-order.ts";
 export * from "./rate-limit.ts";

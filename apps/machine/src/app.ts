@@ -1,5 +1,5 @@
 import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
-import { campaignPage, UPLOAD_MESSAGES } from "@mailpiece/core";
+import { campaignPage, documentWorkBusy, UPLOAD_MESSAGES } from "@mailpiece/core";
 import type { PaymentRail } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
 import type { H3Event } from "h3";
@@ -40,6 +40,20 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
       if (error.status === 405)
         return errorResponse(405, "method_not_allowed", "This method is not allowed here.");
+      const busy = documentWorkBusy(error);
+      if (busy) {
+        return withCors(
+          errorResponse(
+            503,
+            "service_busy",
+            `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${busy.retryAfterSeconds} s.`,
+            {
+              headers: { "retry-after": String(busy.retryAfterSeconds) },
+              retry_after_seconds: busy.retryAfterSeconds,
+            },
+          ),
+        );
+      }
       options.onUnexpectedError?.(error.cause ?? error);
       return errorResponse(
         500,

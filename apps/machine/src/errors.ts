@@ -15,6 +15,8 @@ export type MachineErrorCode =
   | "invalid_query"
   | "florist_unavailable"
   | "invalid_multipart"
+  | "invalid_path"
+  | "service_busy"
   | "internal_error";
 
 /** The error body of every machine API failure: a stable code, a sentence, and for 422 every issue found. */

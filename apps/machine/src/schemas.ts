@@ -19,6 +19,9 @@ export const ErrorBody = Type.Object(
     error: Type.String({ pattern: "^[a-z][a-z0-9_]*$", description: "Stable snake_case error code." }),
     message: Type.String(),
     issues: Type.Optional(Type.Array(Issue, { description: "Every problem found (422 only)." })),
+    retry_after_seconds: Type.Optional(
+      Type.Integer({ minimum: 1, description: "429 and 503: whole seconds to wait, as in Retry-After." }),
+    ),
   },
   { additionalProperties: false, title: "Error" },
 );

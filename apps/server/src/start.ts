@@ -3,6 +3,7 @@ import type { MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createSafeFetcher } from "@mailpiece/fetch-https";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
+import { createPdfWorkerPool } from "@mailpiece/pdf-work";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
@@ -81,6 +82,12 @@ export async function startServer(
     printProviders: [createSimulatedPrinter({ store, clock: systemClock, pace: config.printPace })],
     florist: createSimulatedFlorist({ store, clock: systemClock }),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
+    // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
+    pdfWork: createPdfWorkerPool({
+      threads: config.pdfWorkers,
+      maxQueue: config.pdfQueue,
+      deadlineMs: config.pdfDeadlineMs,
+    }),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
