@@ -29,7 +29,7 @@ export function returnableBytes(bytes: Uint8Array): { bytes: Uint8Array; transfe
  * A copy of the viewed bytes on a buffer of their own. Not `bytes.slice()`: on a Node Buffer that is a view of the
  * same memory, and transferring its buffer would detach the caller's bytes.
  */
-function copyOf(bytes: Uint8Array): Uint8Array {
+function copyOf(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
   return copy;
