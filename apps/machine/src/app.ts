@@ -4,6 +4,8 @@ import type { PaymentRail } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
+import type { BodyLease } from "./body-budget.ts";
+import { createBodyBudget } from "./body-budget.ts";
 import { preflight, withCors } from "./cors.ts";
 import { errorResponse, validationFailed } from "./errors.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -17,11 +19,16 @@ export interface MachineAppOptions {
   maxBodyBytes: number;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you trust). */
   trustProxy?: boolean;
+  /** Request body bytes held at once across requests (default 128 MiB); past it a request gets 503 before it is read. */
+  maxInflightBodyBytes?: number;
   /** Called with every unexpected error; never with request bodies. */
   onUnexpectedError?: (error: unknown) => void;
 }
 
-export const MACHINE_DEFAULTS = { maxBodyBytes: 64 * 1024 * 1024 } as const;
+export const MACHINE_DEFAULTS = {
+  maxBodyBytes: 64 * 1024 * 1024,
+  maxInflightBodyBytes: 128 * 1024 * 1024,
+} as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Family = "x402" | "mpp";
@@ -29,7 +36,12 @@ type Family = "x402" | "mpp";
 /** The machine API (/api/machine/...) as an h3 app that mounts alone. HTTP mapping only; the rules live in core. */
 export function createMachineApp(core: MailpieceCore, options: MachineAppOptions): H3 {
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
-  const openapi = buildOpenApi({ publicUrl, maxBodyBytes: options.maxBodyBytes, rails: core.rails });
+  const openapi = buildOpenApi({
+    publicUrl,
+    maxBodyBytes: options.maxBodyBytes,
+    rails: core.rails,
+    flowers: core.flowers !== undefined,
+  });
   const openapiText = JSON.stringify(openapi);
 
   const clientKeyOf = (event: H3Event) =>
@@ -40,6 +52,8 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
       if (error.status === 405)
         return errorResponse(405, "method_not_allowed", "This method is not allowed here.");
+      // The router refuses a path it cannot decode (a malformed percent-encoding) before any handler runs.
+      if (error.status === 400) return withCors(invalidPath());
       const busy = documentWorkBusy(error);
       if (busy) {
         return withCors(
@@ -64,7 +78,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   });
 
   const validate = async (event: H3Event) => {
-    const body = await readJsonBody(event.req, options.maxBodyBytes);
+    const body = await readJsonBody(event.req, options.maxBodyBytes, leases.get(event));
     if (!body.ok) return withCors(body.response);
     const outcome = await core.validateOrder({
       body: body.value,
@@ -90,7 +104,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   const upload = async (event: H3Event, token?: string) => {
     const type = (event.req.headers.get("content-type") ?? "").toLowerCase();
     if (!token && type.startsWith("application/json")) {
-      const body = await readJsonBody(event.req, 64 * 1024);
+      const body = await readJsonBody(event.req, 64 * 1024, leases.get(event));
       if (!body.ok) return withCors(body.response);
       const issues = uploadRequestIssues(body.value);
       if (issues.length > 0) return withCors(validationFailed(issues));
@@ -109,7 +123,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         ),
       );
     }
-    const file = await readMultipartFile(event.req, core.config.maxPdfBytes + 64 * 1024);
+    const file = await readMultipartFile(event.req, core.config.maxPdfBytes + 64 * 1024, leases.get(event));
     if (!file.ok) return withCors(file.response);
     let slotToken = token;
     if (!slotToken) {
@@ -164,7 +178,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         ),
       );
     }
-    const body = await readJsonBody(event.req, options.maxBodyBytes);
+    const body = await readJsonBody(event.req, options.maxBodyBytes, leases.get(event));
     if (!body.ok) return withCors(body.response);
     const outcome = await core.createOrder({
       raw: body.raw,
@@ -180,20 +194,41 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   const status = (family: Family) => async (event: H3Event) => {
     const id = event.context.params?.id ?? "";
     const view = UUID.test(id) ? await core.getOrderStatus(id.toLowerCase()) : undefined;
-    if (!view) return withCors(errorResponse(404, "not_found", `No order has the id or request_id ${id}.`));
+    if (!view)
+      return withCors(errorResponse(404, "not_found", `No order has the id or request_id ${echo(id)}.`));
     return withCors(
       Response.json(withLinks(view, publicUrl, family), { headers: { "cache-control": "no-store" } }),
     );
   };
 
   app.options("/api/machine/**", () => preflight());
+  /** Every path with the methods it answers, so that another method on it is 405 with Allow, not 404. */
+  const routes = new Map<string, string[]>();
+  const leases = new WeakMap<H3Event, BodyLease>();
+  const budget = createBodyBudget(options.maxInflightBodyBytes ?? MACHINE_DEFAULTS.maxInflightBodyBytes);
+  const route = (method: "GET" | "POST", path: string, handler: (event: H3Event) => unknown) => {
+    routes.set(path, [...(routes.get(path) ?? []), method]);
+    if (method === "GET") {
+      app.get(path, handler);
+      return;
+    }
+    app.post(path, async (event) => {
+      const lease = budget.lease();
+      leases.set(event, lease);
+      try {
+        return await handler(event);
+      } finally {
+        lease.release();
+      }
+    });
+  };
 
   const flowers = core.flowers;
   const noFlorist = () =>
     withCors(errorResponse(503, "florist_unavailable", "This deployment does not take flower letters."));
   const flowerValidate = async (event: H3Event) => {
     if (!flowers) return noFlorist();
-    const body = await readJsonBody(event.req, 256 * 1024);
+    const body = await readJsonBody(event.req, 256 * 1024, leases.get(event));
     if (!body.ok) return withCors(body.response);
     const outcome = await floristCall(() =>
       flowers.validate({ body: body.value, raw: body.raw, clientKey: clientKeyOf(event) }),
@@ -216,7 +251,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       return withCors(
         errorResponse(503, "payment_rail_unavailable", `This deployment does not accept ${family} payments.`),
       );
-    const body = await readJsonBody(event.req, 256 * 1024);
+    const body = await readJsonBody(event.req, 256 * 1024, leases.get(event));
     if (!body.ok) return withCors(body.response);
     const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
     const outcome = await floristCall(() =>
@@ -279,7 +314,9 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     const view = UUID.test(id) ? await floristCall(() => flowers.get(id.toLowerCase())) : undefined;
     if (view instanceof Response) return withCors(view);
     if (!view)
-      return withCors(errorResponse(404, "not_found", `No flower letter has the id or request_id ${id}.`));
+      return withCors(
+        errorResponse(404, "not_found", `No flower letter has the id or request_id ${echo(id)}.`),
+      );
     const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
     return withCors(
       Response.json(
@@ -288,13 +325,13 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       ),
     );
   };
-  app.post("/api/machine/flower-letters/validate", flowerValidate);
-  app.post("/api/machine/mpp/flower-letters/validate", flowerValidate);
-  app.post("/api/machine/flower-letters", flowerCreate("x402"));
-  app.post("/api/machine/mpp/flower-letters", flowerCreate("mpp"));
-  app.get("/api/machine/flower-letters/:id", flowerStatus("x402"));
-  app.get("/api/machine/mpp/flower-letters/:id", flowerStatus("mpp"));
-  app.get("/api/machine/forms", (event) => {
+  route("POST", "/api/machine/flower-letters/validate", flowerValidate);
+  route("POST", "/api/machine/mpp/flower-letters/validate", flowerValidate);
+  route("POST", "/api/machine/flower-letters", flowerCreate("x402"));
+  route("POST", "/api/machine/mpp/flower-letters", flowerCreate("mpp"));
+  route("GET", "/api/machine/flower-letters/:id", flowerStatus("x402"));
+  route("GET", "/api/machine/mpp/flower-letters/:id", flowerStatus("mpp"));
+  route("GET", "/api/machine/forms", (event) => {
     const q = event.url.searchParams;
     const query = {
       ...(q.has("q") ? { q: q.get("q")! } : {}),
@@ -305,20 +342,23 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     if (!page.ok) return withCors(errorResponse(400, "invalid_query", page.message));
     return withCors(Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor }));
   });
-  app.get("/api/machine/forms/:slug/schema", (event) => {
-    const slug = decodeURIComponent(event.context.params?.slug ?? "");
+  route("GET", "/api/machine/forms/:slug/schema", (event) => {
+    const slug = decodePathSegment(event.context.params?.slug ?? "");
+    if (slug === undefined) return withCors(invalidPath());
     const schema = core.formSchema(slug);
     if (!schema)
-      return withCors(errorResponse(404, "not_found", `No workflow form is published under "${slug}".`));
+      return withCors(
+        errorResponse(404, "not_found", `No workflow form is published under "${echo(slug)}".`),
+      );
     return withCors(Response.json(schema));
   });
-  app.post("/api/machine/orders/validate", validate);
-  app.post("/api/machine/mpp/orders/validate", validate);
-  app.post("/api/machine/orders", create("x402"));
-  app.post("/api/machine/mpp/orders", create("mpp"));
-  app.post("/api/machine/uploads", (event) => upload(event));
-  app.post("/api/machine/uploads/:token", (event) => upload(event, event.context.params?.token ?? ""));
-  app.get("/api/machine/previews/:file", async (event) => {
+  route("POST", "/api/machine/orders/validate", validate);
+  route("POST", "/api/machine/mpp/orders/validate", validate);
+  route("POST", "/api/machine/orders", create("x402"));
+  route("POST", "/api/machine/mpp/orders", create("mpp"));
+  route("POST", "/api/machine/uploads", (event) => upload(event));
+  route("POST", "/api/machine/uploads/:token", (event) => upload(event, event.context.params?.token ?? ""));
+  route("GET", "/api/machine/previews/:file", async (event) => {
     const file = event.context.params?.file ?? "";
     const sha256 = file.endsWith(".pdf") ? file.slice(0, -4) : file;
     const opened = await core.openPreview(
@@ -346,13 +386,13 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       },
     });
   });
-  app.get("/api/machine/campaigns/:id", async (event) => {
+  route("GET", "/api/machine/campaigns/:id", async (event) => {
     const raw = event.context.params?.id ?? "";
     const html = raw.endsWith(".html") || (event.req.headers.get("accept") ?? "").includes("text/html");
     const id = raw.replace(/\.(html|json)$/, "");
     const view = UUID.test(id) ? await core.getCampaign(id.toLowerCase()) : undefined;
     if (!view)
-      return withCors(errorResponse(404, "not_found", `No campaign has the id or request_id ${id}.`));
+      return withCors(errorResponse(404, "not_found", `No campaign has the id or request_id ${echo(id)}.`));
     if (html) {
       return new Response(campaignPage(view), {
         headers: {
@@ -364,10 +404,11 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     }
     return withCors(Response.json(view, { headers: { "cache-control": "no-store" } }));
   });
-  app.get("/api/machine/orders/:id", status("x402"));
-  app.get("/api/machine/mpp/orders/:id", status("mpp"));
+  route("GET", "/api/machine/orders/:id", status("x402"));
+  route("GET", "/api/machine/mpp/orders/:id", status("mpp"));
 
-  app.get(
+  route(
+    "GET",
     "/openapi.json",
     () =>
       new Response(openapiText, {
@@ -379,14 +420,36 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       }),
   );
 
-  app.get("/.well-known/x402", () =>
+  route("GET", "/.well-known/x402", () =>
     Response.json({
       version: 1,
-      resources: [`${publicUrl}/api/machine/orders`],
-      instructions:
-        "Mailpiece prints and mails letters and postcards. Validate first with POST /api/machine/orders/validate, then POST /api/machine/orders unpaid to receive the x402 challenge, pay it and send the identical body again with PAYMENT-SIGNATURE. Prices are 3.40 to 200.00 USD: raise your client's per-payment spend cap above $1. Full description: /openapi.json",
+      resources: [
+        `${publicUrl}/api/machine/orders`,
+        ...(core.flowers ? [`${publicUrl}/api/machine/flower-letters`] : []),
+      ],
+      instructions: [
+        "Mailpiece prints and mails letters and postcards. Validate first with POST /api/machine/orders/validate, then POST /api/machine/orders unpaid to receive the x402 challenge, pay it and send the identical body again with PAYMENT-SIGNATURE. Prices are 3.40 to 200.00 USD: raise your client's per-payment spend cap above $1.",
+        ...(core.flowers
+          ? [
+              "Flower letters (a florist's bouquet with a card note) follow the same steps at /api/machine/flower-letters/validate and /api/machine/flower-letters, 1.00 to 250.00 USD.",
+            ]
+          : []),
+        "Full description: /openapi.json",
+      ].join(" "),
     }),
   );
+
+  for (const [path, methods] of routes) {
+    const allow = [...methods, "OPTIONS"].join(", ");
+    app.all(path, (event) =>
+      // A route of its own outranks the wildcard preflight route, so it answers CORS preflights too.
+      event.req.method === "OPTIONS"
+        ? preflight()
+        : withCors(
+            errorResponse(405, "method_not_allowed", `${path} answers ${allow}.`, { headers: { allow } }),
+          ),
+    );
+  }
 
   return app;
 }
@@ -447,6 +510,25 @@ function createResponse(
       );
     }
   }
+}
+
+/** A path segment decoded, or undefined when its percent-encoding is malformed. */
+function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function invalidPath(): Response {
+  return errorResponse(400, "invalid_path", "The path holds a malformed percent-encoding.");
+}
+
+/** A client's value repeated in a message: short, and without characters that could disguise it. */
+function echo(value: string): string {
+  const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "");
+  return clean.length <= 64 ? clean : `${clean.slice(0, 64)}…`;
 }
 
 /** 429 with Retry-After: the client passed one of its per-IP limits. */

@@ -7,6 +7,8 @@ export interface OpenApiOptions {
   maxBodyBytes: number;
   /** The rails this deployment accepts; their create operations are described. */
   rails?: { x402?: unknown; mpp?: unknown };
+  /** Whether the deployment takes flower letters (it has a florist); default true. */
+  flowers?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -49,14 +51,29 @@ function validateOperation(operationId: string, family: "x402" | "MPP", maxBodyB
         }),
       },
       "400": errorResponse("The body is not valid JSON (invalid_json)."),
-      "413": errorResponse("The body is larger than the limit (payload_too_large)."),
+      "409": errorResponse(
+        "request_id was already used with a different body (request_id_conflict). Use a new request_id for a new mailing.",
+      ),
+      "413": errorResponse(tooLargeDescription(maxBodyBytes)),
       "415": errorResponse("The content type is not application/json (unsupported_media_type)."),
       "422": errorResponse(
         "Validation failed (validation_failed): `issues` lists every problem with its path and code.",
       ),
+      "429": errorResponse(
+        "Too many validations from this client (rate_limited); Retry-After and retry_after_seconds say when to try again.",
+      ),
       "500": errorResponse("An unexpected failure on the service side (internal_error)."),
+      "503": errorResponse(
+        "Every document worker is busy (service_busy); nothing was stored. Retry-After says when to try again.",
+      ),
     },
   };
+}
+
+/** The 413 of a JSON body: how large a data-URL PDF can be under this body limit, and what to do instead. */
+function tooLargeDescription(maxBodyBytes: number): string {
+  const pdfMb = Math.floor((maxBodyBytes * 3) / 4 / 1_000_000);
+  return `The body is larger than ${maxBodyBytes} bytes (payload_too_large). A data-URL PDF fits in this body up to about ${pdfMb} MB (base64 adds a third); upload larger PDFs, up to 100 MB, with POST /api/machine/uploads and send {"pdf": {"upload_token": ...}}.`;
 }
 
 function createOperation(operationId: string, family: "x402" | "MPP", maxBodyBytes: number): Json {
@@ -139,7 +156,7 @@ function createOperation(operationId: string, family: "x402" | "MPP", maxBodyByt
           },
       "400": errorResponse("The body is not valid JSON (invalid_json)."),
       "409": errorResponse("request_id was already used with a different body (request_id_conflict)."),
-      "413": errorResponse("The body is larger than the limit (payload_too_large)."),
+      "413": errorResponse(tooLargeDescription(maxBodyBytes)),
       "415": errorResponse("The content type is not application/json (unsupported_media_type)."),
       "422": errorResponse(
         "Validation failed (validation_failed): `issues` lists every problem with its path and code.",
@@ -193,6 +210,7 @@ function flowerPaths(_maxBodyBytes: number): Json {
           "200": { description: "The quote.", content: jsonContent({ type: "object" }) },
           "409": errorResponse("request_id was used with a different body (request_id_conflict)."),
           "422": errorResponse("Validation failed (validation_failed)."),
+          "429": errorResponse("Too many validations from this client (rate_limited); see Retry-After."),
           "503": errorResponse("The florist cannot be reached (florist_unavailable)."),
         },
       },
@@ -222,6 +240,7 @@ function flowerPaths(_maxBodyBytes: number): Json {
           },
           "409": errorResponse("request_id was used with a different body (request_id_conflict)."),
           "422": errorResponse("Validation failed (validation_failed)."),
+          "429": errorResponse("Too many unpaid orders from this client (rate_limited); see Retry-After."),
           "503": errorResponse("The florist or the payment rail is unavailable."),
         },
       },
@@ -349,7 +368,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
           },
         },
       },
-      ...flowerPaths(options.maxBodyBytes),
+      ...(options.flowers === false ? {} : flowerPaths(options.maxBodyBytes)),
       "/api/machine/uploads": {
         post: {
           operationId: "createUpload",
@@ -386,6 +405,9 @@ export function buildOpenApi(options: OpenApiOptions): Json {
             "413": errorResponse("The file is larger than 100 MB (payload_too_large)."),
             "415": errorResponse("Neither JSON nor multipart/form-data (unsupported_media_type)."),
             "422": errorResponse("Bad slot request, no file, or not a PDF (validation_failed)."),
+            "429": errorResponse(
+              "This client opened too many upload slots or declared too many bytes this hour (rate_limited); see Retry-After.",
+            ),
           },
         },
       },

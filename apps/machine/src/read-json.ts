@@ -1,3 +1,4 @@
+import type { BodyLease } from "./body-budget.ts";
 import { errorResponse } from "./errors.ts";
 
 export type JsonBody = { ok: true; value: unknown; raw: Uint8Array } | { ok: false; response: Response };
@@ -6,7 +7,11 @@ export type JsonBody = { ok: true; value: unknown; raw: Uint8Array } | { ok: fal
  * Reads a JSON request body: 415 unless the content type is JSON, 413 past `limitBytes` (checked on the declared
  * length and again while streaming, so a lying client is cut off), 400 when it does not parse.
  */
-export async function readJsonBody(request: Request, limitBytes: number): Promise<JsonBody> {
+export async function readJsonBody(
+  request: Request,
+  limitBytes: number,
+  lease?: BodyLease,
+): Promise<JsonBody> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json" && !(type.startsWith("application/") && type.endsWith("+json"))) {
     return {
@@ -21,7 +26,9 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limitBytes)
     return { ok: false, response: tooLarge(limitBytes) };
-  const raw = await readLimited(request, limitBytes);
+  if (Number.isFinite(declared) && lease && !lease.reserve(declared)) return { ok: false, response: busy() };
+  const raw = await readLimited(request, limitBytes, lease);
+  if (raw === "busy") return { ok: false, response: busy() };
   if (raw === undefined) return { ok: false, response: tooLarge(limitBytes) };
   try {
     return {
@@ -37,7 +44,11 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
-async function readLimited(request: Request, limitBytes: number): Promise<Uint8Array | undefined> {
+async function readLimited(
+  request: Request,
+  limitBytes: number,
+  lease?: BodyLease,
+): Promise<Uint8Array | undefined | "busy"> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -50,6 +61,10 @@ async function readLimited(request: Request, limitBytes: number): Promise<Uint8A
       await reader.cancel().catch(() => {});
       return undefined;
     }
+    if (lease && !lease.reserve(total)) {
+      await reader.cancel().catch(() => {});
+      return "busy";
+    }
     chunks.push(value);
   }
   return new Uint8Array(Buffer.concat(chunks, total));
@@ -59,7 +74,25 @@ function tooLarge(limitBytes: number): Response {
   return errorResponse(
     413,
     "payload_too_large",
-    `The body is larger than ${limitBytes} bytes. Send large PDFs with an upload_token instead of a data URL.`,
+    `The body is larger than ${limitBytes} bytes. A PDF in a data URL grows by a third in base64, so it fits only up to about ${Math.floor((limitBytes * 3) / 4 / 1_000_000)} MB here: upload the PDF (up to 100 MB) with POST /api/machine/uploads and send {"pdf": {"upload_token": "<token>"}} instead.`,
+  );
+}
+
+/** 503: other requests hold the body budget (see BodyBudget); nothing was read further or stored. */
+function busy(): Response {
+  return errorResponse(
+    503,
+    "service_busy",
+    "Other large requests are being read; nothing was stored or charged. Try again in 2 s.",
+    { headers: { "retry-after": "2" }, retry_after_seconds: 2 },
+  );
+}
+
+function tooLargeUpload(): Response {
+  return errorResponse(
+    413,
+    "payload_too_large",
+    "The file is larger than 100 MB, the largest PDF that prints.",
   );
 }
 
@@ -68,12 +101,17 @@ export type MultipartFile = { ok: true; name: string; bytes: Uint8Array } | { ok
 const FILE_FIELDS = ["file", "pdf", "pdfFile"] as const;
 
 /** Reads one file from a multipart/form-data body (field `file`, or its aliases `pdf` and `pdfFile`), within a limit. */
-export async function readMultipartFile(request: Request, limitBytes: number): Promise<MultipartFile> {
+export async function readMultipartFile(
+  request: Request,
+  limitBytes: number,
+  lease?: BodyLease,
+): Promise<MultipartFile> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limitBytes)
-    return { ok: false, response: tooLarge(limitBytes) };
-  const raw = await readLimited(request, limitBytes);
-  if (raw === undefined) return { ok: false, response: tooLarge(limitBytes) };
+  if (Number.isFinite(declared) && declared > limitBytes) return { ok: false, response: tooLargeUpload() };
+  if (Number.isFinite(declared) && lease && !lease.reserve(declared)) return { ok: false, response: busy() };
+  const raw = await readLimited(request, limitBytes, lease);
+  if (raw === "busy") return { ok: false, response: busy() };
+  if (raw === undefined) return { ok: false, response: tooLargeUpload() };
   let form: FormData;
   try {
     form = await new Request("http://upload.local/", {

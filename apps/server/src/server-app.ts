@@ -7,6 +7,8 @@ import { errorFields } from "./logger.ts";
 export interface ServerAppOptions {
   publicUrl: string;
   maxBodyBytes: number;
+  /** Request body bytes held at once; default 128 MiB. */
+  maxInflightBodyBytes?: number;
   trustProxy?: boolean;
   logger: Logger;
   version: string;
@@ -59,6 +61,9 @@ export function createServerApp(core: MailpieceCore, options: ServerAppOptions):
     createMachineApp(core, {
       publicUrl: options.publicUrl,
       maxBodyBytes: options.maxBodyBytes,
+      ...(options.maxInflightBodyBytes === undefined
+        ? {}
+        : { maxInflightBodyBytes: options.maxInflightBodyBytes }),
       trustProxy: options.trustProxy === true,
       onUnexpectedError: (error) => logger.error("unexpected error", errorFields(error)),
     }),

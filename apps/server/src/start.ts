@@ -121,6 +121,7 @@ export async function startServer(
   app = createServerApp(core, {
     publicUrl,
     maxBodyBytes: config.maxBodyBytes,
+    maxInflightBodyBytes: config.maxInflightBodyBytes,
     trustProxy: config.trustProxy,
     logger,
     version: VERSION,

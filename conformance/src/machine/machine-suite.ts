@@ -200,6 +200,12 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
         const url = new URL(r);
         assert.ok(url.pathname.startsWith("/api/machine/"), `${r} is a machine resource`);
       }
+      // Every x402 create operation the OpenAPI description publishes is a resource of the manifest.
+      const openapi = (await (await target.fetch("/openapi.json")).json()) as { paths: Record<string, Json> };
+      const paths = (body.resources as string[]).map((r) => new URL(r).pathname);
+      for (const paid of ["/api/machine/orders", "/api/machine/flower-letters"]) {
+        if (openapi.paths[paid]?.post) assert.ok(paths.includes(paid), `${paid} is listed in the manifest`);
+      }
     },
 
     "validate quotes a plain-text letter with its typeset page count": async () => {

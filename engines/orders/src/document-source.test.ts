@@ -253,7 +253,9 @@ describe("form", () => {
     expect(
       issuesOf(attachment({ content_type: "application/pdf", base64: "data:image/png;base64,SGk=" })),
     ).toEqual([{ path: "form.attachments[0].content_type", code: "attachment_content_mismatch" }]);
-    expect(issuesOf(attachment({ content_type: "Image/PNG", base64: "data:image/png;base64,SGk=" }))).toEqual([]);
+    expect(issuesOf(attachment({ content_type: "Image/PNG", base64: "data:image/png;base64,SGk=" }))).toEqual(
+      [],
+    );
   });
 
   it("attachments need id and base64", () => {

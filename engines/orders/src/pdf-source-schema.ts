@@ -5,7 +5,7 @@ const PdfString = Type.String({
   minLength: 1,
   maxLength: base64Chars(MAX_PDF_BYTES) + 256,
   description:
-    "A data:application/pdf;base64 URL (at most 100 MB decoded), or an HTTPS download URL on an allowlisted host.",
+    "A data:application/pdf;base64 URL, or an HTTPS download URL on an allowlisted host. A data URL travels inside the JSON body, so the server's body limit bounds it (base64 makes a PDF a third larger: 64 MiB of JSON carries about 48 MB of PDF); send larger PDFs, up to 100 MB, with an upload_token.",
 });
 
 const PdfUploadToken = Type.Object(
