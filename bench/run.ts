@@ -1,4 +1,5 @@
 import { benchCampaign } from "./campaign.ts";
+import { benchHostile } from "./hostile.ts";
 import { benchLetters } from "./letters.ts";
 import { benchPayments } from "./payments.ts";
 import { benchPostcard } from "./postcard.ts";
@@ -7,6 +8,7 @@ import { benchValidate } from "./validate.ts";
 /** `pnpm bench [name]`: every benchmark, each printed as ratios against a baseline measured in the same run. */
 const benches: [string, () => Promise<string>][] = [
   ["validate", benchValidate],
+  ["hostile", benchHostile],
   ["letters", benchLetters],
   ["postcard", benchPostcard],
   ["payments", benchPayments],

@@ -31,7 +31,10 @@ export interface ServerConfig {
   /** Upload slots per client IP per hour, and the bytes they may declare. */
   uploadsPerHour: number;
   uploadBytesPerHour: number;
-  /** Worker threads for typesetting and PDF checks, the jobs that may wait for them, and each job's deadline. */
+  /**
+   * Worker threads for typesetting and PDF checks (0: on the event loop, for tools and comparisons only), the jobs
+   * that may wait for them, and each job's deadline.
+   */
   pdfWorkers: number;
   pdfQueue: number;
   pdfDeadlineMs: number;
@@ -158,7 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),
     uploadsPerHour: integer(env, "UPLOADS_PER_HOUR", 30, 1, 1_000_000),
     uploadBytesPerHour: integer(env, "UPLOAD_BYTES_PER_HOUR", 1024 * 1024 * 1024, 1024 * 1024, 2 ** 50),
-    pdfWorkers: integer(env, "PDF_WORKERS", Math.min(2, availableParallelism()), 1, 64),
+    pdfWorkers: integer(env, "PDF_WORKERS", Math.min(2, availableParallelism()), 0, 64),
     pdfQueue: integer(env, "PDF_QUEUE", 64, 0, 100_000),
     pdfDeadlineMs: integer(env, "PDF_DEADLINE_MS", 20_000, 100, 600_000),
     payments,

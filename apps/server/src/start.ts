@@ -83,11 +83,15 @@ export async function startServer(
     florist: createSimulatedFlorist({ store, clock: systemClock }),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
-    pdfWork: createPdfWorkerPool({
-      threads: config.pdfWorkers,
-      maxQueue: config.pdfQueue,
-      deadlineMs: config.pdfDeadlineMs,
-    }),
+    ...(config.pdfWorkers > 0
+      ? {
+          pdfWork: createPdfWorkerPool({
+            threads: config.pdfWorkers,
+            maxQueue: config.pdfQueue,
+            deadlineMs: config.pdfDeadlineMs,
+          }),
+        }
+      : {}),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
