@@ -2,6 +2,8 @@
  * Stable error codes of the typesetter. Apps map them to HTTP in one place.
  * - `format_unsupported`: the letter format cannot be typeset (yet).
  * - `invalid_letter_input`: the letter input is malformed (a missing body, render options out of range).
+ * - `letter_too_complex`: the body is within the size limit but holds more structure than a letter may (nesting,
+ *   lines, list items, emphasis markers, link brackets or table columns beyond `LETTER_LIMITS`).
  * - `address_too_long_for_window`: an address block does not fit its envelope window even at the smallest size.
  * - `character_unsupported`: the text holds characters that no embedded font can print.
  * - `image_unreadable`: a drawn signature is not a readable PNG or JPEG data URL.
@@ -11,6 +13,7 @@
 export type TypesetterErrorCode =
   | "format_unsupported"
   | "invalid_letter_input"
+  | "letter_too_complex"
   | "address_too_long_for_window"
   | "character_unsupported"
   | "image_unreadable"
@@ -22,7 +25,7 @@ const MARKER = Symbol.for("mailpiece.typesetter_error");
 /**
  * The one error class of the typesetter package. `code` is a stable wire contract; `message` is for people.
  * `field` names the `LetterInput` key at fault where one is ("body", "title", "recipient", "sender", "signature",
- * "watermark", "render", "format").
+ * "signer_name", "date", "watermark", "render", "format", "furniture").
  */
 export class TypesetterError extends Error {
   readonly code: TypesetterErrorCode;

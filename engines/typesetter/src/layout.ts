@@ -5,6 +5,8 @@ import type { FaceRole, FontFace } from "./fonts.ts";
 import type { Box, PlacedImage, PlacedRule, PlacedText } from "./layout-box.ts";
 import { baselineIn, lineTexts, spaceBox } from "./layout-box.ts";
 import { breakLines } from "./line-break.ts";
+import type { Furniture } from "./page-furniture.ts";
+import { furnitureTexts } from "./page-furniture.ts";
 import {
   FIRST_PAGE_BODY_TOP,
   LETTER_PAGE,
@@ -44,8 +46,14 @@ export type AddressPlacement = "window" | "separate_page";
 export interface LayoutInput {
   /** The body, parsed. Trailing blank lines are expected to be removed already. */
   blocks: readonly Block[];
+  /** The letter's date as it prints, on a line of its own above the title and the body. */
+  date_line?: string;
   title?: string;
   signature?: { kind: "typed"; text: string } | { kind: "drawn"; width: number; height: number };
+  /** Printed in the body face under the signature (only with a signature). */
+  signer_name?: string;
+  /** When given, a letter of two or more body pages gets page numbers and continuation headers (`furnitureTexts`). */
+  furniture?: Furniture;
   /** Address lines, already normalized (see `addressLines`). */
   sender?: readonly string[];
   recipient?: readonly string[];
@@ -73,13 +81,16 @@ type BodyFaces = Readonly<Record<InlineStyle, FontFace>>;
  * Lays out a letter on US letter pages. With `address_placement` "window" (the default), page 1 carries the return
  * and recipient addresses in the envelope windows and starts the body at 3.25 in; with "separate_page", page 1
  * carries only the addresses and the body starts on page 2 at the top margin. Later pages start at the top margin.
- * The title comes first, in bold, then a blank line and the body; the signature follows after one blank line and
- * stays on the same page as the last line of the body. The space for the addresses is kept whether or not addresses
- * are given, so the page count does not depend on them.
+ * The date line comes first, then a blank line; then the title, in bold, a blank line and the body; the signature
+ * follows after one blank line, the signer's name right under it, and both stay on the same page as the last line of
+ * the body. The space for the addresses is kept whether or not addresses are given, so the page count does not
+ * depend on them. With `furniture`, the body pages of a letter of two or more of them carry page numbers and
+ * continuation headers in their margins (the address page of "separate_page" is not numbered).
  *
  * Plain-text lines and blank lines stack with no space between them. The blocks of a formatted letter (paragraphs,
  * headings, lists, tables, quotations, rules) are set one body line apart, half a line below a heading; a heading
- * stays on the page of the first line after it. Pure: measurement only, no PDF.
+ * stays on the page of the first line after it. A paragraph (or a plain-text line) that wraps never leaves its first
+ * or its last line alone on a page. Pure: measurement only, no PDF.
  */
 export function layoutLetter(input: LayoutInput, faces: Readonly<Record<FaceRole, FontFace>>): LetterLayout {
   const size = input.font_size;
@@ -93,6 +104,10 @@ export function layoutLetter(input: LayoutInput, faces: Readonly<Record<FaceRole
   });
   const flow = new Flow(faces, size, frameOf(1).bottom - frameOf(1).top);
 
+  if (input.date_line !== undefined && input.date_line.trim() !== "") {
+    flow.lines([{ text: input.date_line.trim(), style: "regular" }], margin, measure, size);
+    flow.push(spaceBox(bodyLead));
+  }
   if (input.title !== undefined && input.title.trim() !== "") {
     flow.lines([{ text: input.title.trim(), style: "bold" }], margin, measure, size + TITLE_SIZE_STEP);
     flow.push(spaceBox(bodyLead));
@@ -135,6 +150,10 @@ export function layoutLetter(input: LayoutInput, faces: Readonly<Record<FaceRole
       image: { x: margin, top: bodyLead, width, height },
     });
   }
+  const signerName = input.signer_name?.trim();
+  if (signature && signerName) {
+    flow.lines([{ text: signerName, style: "regular" }], margin, measure, size, { keepWithPrevious: true });
+  }
 
   const placed = paginate(flow.boxes, frameOf, { headerOf: (box) => box.header });
   const pages: PageLayout[] = placed.map((page) => {
@@ -148,6 +167,12 @@ export function layoutLetter(input: LayoutInput, faces: Readonly<Record<FaceRole
     }
     return { texts, images, rules };
   });
+  if (input.furniture) {
+    const running = furnitureTexts(pages.length, input.furniture, faces.regular, size, margin);
+    pages.forEach((page, index) => {
+      page.texts.push(...running[index]!);
+    });
+  }
   if (separatePage) pages.unshift({ texts: [], images: [], rules: [] });
 
   const first = pages[0]!;
@@ -205,18 +230,31 @@ class Flow {
     this.boxes.push(box);
   }
 
-  /** Sets runs as wrapped lines at `x`, `width` wide, one box per line. */
-  lines(runs: readonly Run[], x: number, width: number, size: number): void {
+  /**
+   * Sets runs as wrapped lines at `x`, `width` wide, one box per line (each kept with the box before it if asked).
+   * Neither the first nor the last line of a wrapped paragraph stands alone on a page: the second line keeps with the
+   * first and the last with the one before it, so a page break leaves at least two lines on each side.
+   */
+  lines(
+    runs: readonly Run[],
+    x: number,
+    width: number,
+    size: number,
+    options: { keepWithPrevious?: boolean } = {},
+  ): void {
     const lead = size * BODY_LEADING;
     const baseline = baselineIn(this.faces.regular, size, lead);
-    for (const line of breakLines(runs, this.bodyFaces, size, width)) {
+    const lines = breakLines(runs, this.bodyFaces, size, width);
+    lines.forEach((line, index) => {
+      const keep =
+        options.keepWithPrevious === true || index === 1 || (index > 0 && index === lines.length - 1);
       this.push({
         height: lead,
-        keepWithPrevious: false,
+        keepWithPrevious: keep,
         texts: lineTexts(line, x, size, baseline),
         rules: [],
       });
-    }
+    });
   }
 
   /**

@@ -4,6 +4,7 @@ import { gfmTableFromMarkdown } from "mdast-util-gfm-table";
 import { gfmTable } from "micromark-extension-gfm-table";
 import type { Block, InlineStyle, Run } from "./blocks.ts";
 import { emboldened, italicized } from "./blocks.ts";
+import { checkMarkdownComplexity } from "./markdown-complexity.ts";
 import { normalizeText } from "./normalize-text.ts";
 import { parseHtml } from "./parse-html.ts";
 import { mergeRuns, normalizeBlocks } from "./runs.ts";
@@ -15,9 +16,12 @@ import { mergeRuns, normalizeBlocks } from "./runs.ts";
  * A soft line break is a space, as CommonMark renders it: end a line with two spaces or a backslash to break it.
  * Links print their text; images print nothing and nothing is fetched. Raw HTML blocks go through the HTML parser
  * (same safe subset); inline HTML keeps only `<br>`, `<b>`/`<strong>` and `<i>`/`<em>`, other tags are ignored.
+ * A letter beyond the markdown limits of `LETTER_LIMITS` is refused (`letter_too_complex`) before it is parsed.
  */
 export function parseMarkdown(source: string): Block[] {
-  const tree = fromMarkdown(normalizeText(source), {
+  const text = normalizeText(source);
+  checkMarkdownComplexity(text);
+  const tree = fromMarkdown(text, {
     extensions: [gfmTable()],
     mdastExtensions: [gfmTableFromMarkdown()],
   });

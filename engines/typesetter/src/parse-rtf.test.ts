@@ -132,6 +132,23 @@ describe("parseRtf", () => {
     ]);
   });
 
+  it("makes headings of paragraphs with an outline level, as word processors write heading styles", () => {
+    const body =
+      "{\\stylesheet{\\s1\\outlinelevel0 heading 1;}}" +
+      "\\pard\\s1\\outlinelevel0 Notice\\par" +
+      "\\pard Body text.\\par" +
+      "\\pard\\outlinelevel1 {\\listtext 2.\\tab}What changes\\par" +
+      "\\pard\\outlinelevel4 Small print\\par" +
+      "\\pard\\outlinelevel9 Body level\\par";
+    expect(parseRtf(rtf(body))).toEqual([
+      { kind: "heading", level: 1, runs: [text("Notice")] },
+      { kind: "line", runs: [text("Body text.")] },
+      { kind: "heading", level: 2, runs: [text("2. What changes")] },
+      { kind: "heading", level: 3, runs: [text("Small print")] },
+      { kind: "line", runs: [text("Body level")] },
+    ]);
+  });
+
   it.each([
     ["plain text", "Dear Ann"],
     ["another format", "<p>Dear Ann</p>"],

@@ -16,10 +16,12 @@ import { isEmpty, joinLines, mergeRuns, normalizeBlocks } from "./runs.ts";
  * symbol fonts. On top of it Mailpiece reads the formatting a letter needs: `\b` and `\i` (and `\plain`), `\par`
  * paragraphs (an empty one is a blank line, as in a plain-text letter), `\line` breaks, hidden text (`\v`, dropped),
  * lists (paragraphs with a `\listtext` or `\pntext` marker, or in a `\ls` list; nested by `\ilvl`; numbered when the
- * marker is a number) and tables (`\intbl` paragraphs, `\cell`, `\row`; `\trhdr` rows are the header). Only the text
- * of the document body prints: font, colour and style tables, document information, pictures, headers and footers,
- * footnotes, annotations, field instructions and every `\*` destination are dropped. A body that is not RTF
- * (`{\rtf1 ...}`) is refused with `invalid_letter_input`.
+ * marker is a number), headings (paragraphs with an `\outlinelevel` from 0 to 8, as word processors write their
+ * heading styles: level 0 is a first-level heading, 1 a second, deeper ones a third; a list number stays in front)
+ * and tables (`\intbl` paragraphs, `\cell`, `\row`; `\trhdr` rows are the header). Only the text of the document
+ * body prints: font, colour and style tables, document information, pictures, headers and footers, footnotes,
+ * annotations, field instructions and every `\*` destination are dropped. A body that is not RTF (`{\rtf1 ...}`) is
+ * refused with `invalid_letter_input`.
  */
 export function parseRtf(source: string): Block[] {
   const reader = new RtfReader();
@@ -62,6 +64,8 @@ function escapeNonAscii(source: string): string {
 
 /** RTF list levels run from 0 to 8. */
 const MAX_LIST_LEVEL = 8;
+/** Outline levels 0 to 8 are headings (9 is body text). */
+const MAX_OUTLINE_LEVEL = 8;
 
 /** Destinations whose text is part of the letter: the document itself and the visible result of a field. */
 const VISIBLE = new Set(["rtf", "field", "fldrslt", "upr"]);
@@ -75,6 +79,8 @@ interface GroupFormat {
   inTable?: boolean;
   list?: number;
   listLevel?: number;
+  /** The paragraph's outline level (`\outlinelevel`, 0 for a top heading): the paragraph is a heading. */
+  outline?: number;
 }
 
 type State = ProcessTokensGlobalState["_state"] & GroupFormat;
@@ -149,7 +155,13 @@ class RtfReader extends ToPlainText {
           state.inTable = false;
           state.list = 0;
           state.listLevel = 0;
+          state.outline = undefined;
         }),
+        outlinelevel: (global, token) => {
+          const level = token.param ?? 0;
+          (global._state as State).outline = level >= 0 && level <= MAX_OUTLINE_LEVEL ? level : undefined;
+          return true;
+        },
         intbl: format((state) => {
           state.inTable = true;
         }),
@@ -216,6 +228,13 @@ class RtfReader extends ToPlainText {
       return;
     }
     this.closeTable();
+    if (state.outline !== undefined && !isEmpty(runs)) {
+      this.closeList();
+      const numbered = marker?.trim() ? [{ text: `${marker.trim()} `, style: this.style() }, ...runs] : runs;
+      const level = state.outline === 0 ? 1 : state.outline === 1 ? 2 : 3;
+      this.blocks.push({ kind: "heading", level, runs: trimEnd(mergeRuns(numbered)) });
+      return;
+    }
     if (marker !== undefined || (state.list ?? 0) > 0) {
       this.listParagraphs.push({ level: state.listLevel ?? 0, marker, runs });
       return;

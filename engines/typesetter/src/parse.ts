@@ -1,5 +1,6 @@
 import type { Block } from "./blocks.ts";
 import { TypesetterError } from "./errors.ts";
+import { checkTables } from "./letter-limits.ts";
 import { parseHtml } from "./parse-html.ts";
 import { parseMarkdown } from "./parse-markdown.ts";
 import { parseRtf } from "./parse-rtf.ts";
@@ -19,7 +20,7 @@ const PARSERS: Record<LetterFormat, (body: string) => Block[]> = {
 
 /**
  * Parses a letter body into blocks for the layout engine; refuses other formats (`format_unsupported`), and a body
- * nested so deeply that its parser runs out of stack (`invalid_letter_input`).
+ * beyond `LETTER_LIMITS` or nested so deeply that its parser runs out of stack (`letter_too_complex`).
  */
 export function parseLetterBody(format: string, body: string): Block[] {
   if (!(LETTER_FORMATS as readonly string[]).includes(format)) {
@@ -29,15 +30,23 @@ export function parseLetterBody(format: string, body: string): Block[] {
       { field: "format" },
     );
   }
+  let blocks: Block[];
   try {
-    return PARSERS[format as LetterFormat](body);
+    blocks = PARSERS[format as LetterFormat](body);
   } catch (error) {
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      throw new TypesetterError("invalid_letter_input", "The letter body nests too deeply to be typeset.", {
-        field: "body",
-        cause: error,
-      });
-    }
-    throw error;
+    throw tooDeep(error);
   }
+  checkTables(blocks);
+  return blocks;
+}
+
+/** A stack overflow as the refusal of a body nested too deeply (`letter_too_complex`); any other error as it is. */
+export function tooDeep(error: unknown): unknown {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return new TypesetterError("letter_too_complex", "The letter body nests too deeply to be typeset.", {
+      field: "body",
+      cause: error,
+    });
+  }
+  return error;
 }

@@ -22,12 +22,13 @@ afterEach(() => vi.restoreAllMocks());
 const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
 const BOTTOM = 792 - 72;
 
+/** A letter without page furniture (no date line, no page numbers): these tests measure the body itself. */
 function letter(
   format: LetterInput["format"],
   body: string,
   overrides: Partial<LetterInput> = {},
 ): LetterInput {
-  return { body, format, render: RENDER, ...overrides };
+  return { body, format, render: RENDER, furniture: "none", ...overrides };
 }
 
 async function typeset(format: LetterInput["format"], body: string, overrides: Partial<LetterInput> = {}) {
@@ -304,10 +305,11 @@ Sincerely,\par
 });
 
 describe("nesting", () => {
-  it("refuses markdown nested so deeply that the parser runs out of stack", async () => {
+  it("refuses markdown nested deeper than the limit before parsing it", { timeout: 60_000 }, async () => {
     await expect(typeset("markdown", `${">".repeat(19_990)} deep`)).rejects.toMatchObject({
-      code: "invalid_letter_input",
+      code: "letter_too_complex",
       field: "body",
+      message: "Markdown nests block quotations and lists at most 16 levels deep; this letter nests 19,990.",
     });
   });
 

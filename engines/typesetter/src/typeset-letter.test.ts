@@ -64,8 +64,9 @@ function pngDataUrl(width: number, height: number): string {
 
 const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
 
+/** A letter without page furniture (no date line, no page numbers): these tests measure the body itself. */
 function letter(body: string, overrides: Partial<LetterInput> = {}): LetterInput {
-  return { body, format: "text", render: RENDER, ...overrides };
+  return { body, format: "text", render: RENDER, furniture: "none", ...overrides };
 }
 
 /** `count` lines "Line 1" .. "Line count". */

@@ -6,9 +6,10 @@ import type { FaceRole, FontFace } from "./fonts.ts";
 import { FAMILY_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
 import type { AddressPlacement, LayoutInput } from "./layout.ts";
 import { layoutLetter } from "./layout.ts";
+import { letterDate, todayUtc } from "./letter-date.ts";
 import { normalizeText } from "./normalize-text.ts";
 import type { LetterFormat } from "./parse.ts";
-import { LETTER_FORMATS, parseLetterBody } from "./parse.ts";
+import { LETTER_FORMATS, parseLetterBody, tooDeep } from "./parse.ts";
 import { renderPdf } from "./render-pdf.ts";
 import type { SignatureImage } from "./signature-image.ts";
 import { readSignatureImage } from "./signature-image.ts";
@@ -30,6 +31,20 @@ export interface LetterInput {
   recipient?: AddressBlock;
   /** e.g. "TEST MODE": set diagonally in light grey on every page. */
   watermark?: string;
+  /**
+   * The letter's date, a calendar date written `YYYY-MM-DD` (`new Date(ms).toISOString().slice(0, 10)` gives the UTC
+   * date). It prints as "24 November 2026" on a line of its own above the title and the body, and in the continuation
+   * header. Default: today's date in UTC; pass it for byte-identical output from one day to the next.
+   */
+  date?: string;
+  /** The signer's name, printed in the body face right under a typed or drawn signature; unused without one. */
+  signer_name?: string;
+  /**
+   * "letter" (default): the date line and, on a letter of two or more body pages, "Page N of M" at the foot of every
+   * body page and from the second one a continuation header (recipient's name, date, page). "none": the body alone,
+   * for callers that lay out their own page furniture (form packets, overlays); `date` is then not printed.
+   */
+  furniture?: "letter" | "none";
 }
 
 export interface RenderOptions {
@@ -53,7 +68,10 @@ export const MARGIN_RANGE_IN = { min: 0.5, max: 1.5 } as const;
 /**
  * Typesets a letter as a print-ready PDF on US letter paper for a #10 double-window envelope, and counts its pages.
  * The body is plain text, markdown, HTML or RTF (`format`); every format goes to the same layout, paginated so that
- * no line and no table row is cut. The same input always gives byte-identical PDF bytes.
+ * no line and no table row is cut and no heading is left at the foot of a page. The letter is dated (`date`), a
+ * letter of several pages is numbered and carries a continuation header (`furniture`), and the signer's name prints
+ * under the signature (`signer_name`). The same input always gives byte-identical PDF bytes (give `date` for that:
+ * without it the letter carries the day's date).
  *
  * Characters: text is set in Tinos (times) or Arimo (helvetica), which cover the Latin, Greek and Cyrillic
  * scripts. Right-to-left scripts (Hebrew, Arabic) are refused with `character_unsupported` until lines are reordered
@@ -61,11 +79,17 @@ export const MARGIN_RANGE_IN = { min: 0.5, max: 1.5 } as const;
  * the body face instead. Characters the chosen face cannot print at all are refused with `character_unsupported`
  * on the field that holds them, never dropped silently.
  *
- * Throws TypesetterError: `format_unsupported`, `invalid_letter_input` (also for an RTF body that is not RTF),
- * `address_too_long_for_window`, `character_unsupported`, `image_unreadable`.
+ * Bodies are bounded by `LETTER_LIMITS` (nesting, lines, list items, emphasis markers and link brackets of markdown,
+ * table columns), so that every letter typesets in bounded time.
+ *
+ * Throws TypesetterError: `format_unsupported`, `invalid_letter_input` (also for an RTF body that is not RTF, and a
+ * `date` that is not a calendar date), `letter_too_complex`, `address_too_long_for_window`, `character_unsupported`,
+ * `image_unreadable`.
  */
 export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Array; page_count: number }> {
   checkInput(input);
+  const furnished = input.furniture !== "none";
+  const date = input.date === undefined ? undefined : letterDate(input.date);
   const blocks = parseLetterBody(input.format, input.body);
   const family = FAMILY_FACES[input.render.font];
   const [regular, bold, italic, boldItalic] = await Promise.all([
@@ -86,6 +110,12 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   if (watermark) requirePrintable(bold, watermark, "watermark");
   if (sender) requirePrintable(regular, sender.join(" "), "sender");
   if (recipient) requirePrintable(regular, recipient.join(" "), "recipient");
+  const signerName =
+    input.signer_name === undefined || input.signature === undefined
+      ? undefined
+      : normalizeText(input.signer_name).replace(/\n/g, " ").trim();
+  if (signerName) requirePrintable(regular, signerName, "signer_name");
+  const dateLine = furnished ? (date ?? letterDate(todayUtc())) : undefined;
 
   let signatureFace = regular;
   let signature: LayoutInput["signature"];
@@ -104,20 +134,30 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   }
 
   const faces: Record<FaceRole, FontFace> = { ...bodyFaces, signature: signatureFace };
-  const layout = layoutLetter(
-    {
-      blocks,
-      ...(title ? { title } : {}),
-      ...(signature ? { signature } : {}),
-      ...(sender ? { sender } : {}),
-      ...(recipient ? { recipient } : {}),
-      ...(watermark ? { watermark } : {}),
-      font_size: input.render.font_size,
-      margin_in: input.render.margin_in,
-      address_placement: input.render.address_placement ?? "window",
-    },
-    faces,
-  );
+  let layout: ReturnType<typeof layoutLetter>;
+  try {
+    layout = layoutLetter(
+      {
+        blocks,
+        ...(dateLine ? { date_line: dateLine } : {}),
+        ...(title ? { title } : {}),
+        ...(signature ? { signature } : {}),
+        ...(signature && signerName ? { signer_name: signerName } : {}),
+        ...(sender ? { sender } : {}),
+        ...(recipient ? { recipient } : {}),
+        ...(watermark ? { watermark } : {}),
+        ...(dateLine
+          ? { furniture: { date: dateLine, ...(recipient?.[0] ? { recipient: recipient[0] } : {}) } }
+          : {}),
+        font_size: input.render.font_size,
+        margin_in: input.render.margin_in,
+        address_placement: input.render.address_placement ?? "window",
+      },
+      faces,
+    );
+  } catch (error) {
+    throw tooDeep(error);
+  }
   const pdf = await renderPdf(layout, faces, { ...(title ? { title } : {}), ...(image ? { image } : {}) });
   return { pdf, page_count: layout.pages.length };
 }
@@ -193,6 +233,12 @@ function checkInput(input: LetterInput): void {
     invalid("title", "The title must be a string.");
   if (input.watermark !== undefined && typeof input.watermark !== "string") {
     invalid("watermark", "The watermark must be a string.");
+  }
+  if (input.signer_name !== undefined && typeof input.signer_name !== "string") {
+    invalid("signer_name", "The signer's name must be a string.");
+  }
+  if (input.furniture !== undefined && input.furniture !== "letter" && input.furniture !== "none") {
+    invalid("furniture", 'furniture must be "letter" or "none".');
   }
   const render = input.render as Partial<LetterInput["render"]> | undefined;
   if (typeof render !== "object" || render === null) invalid("render", "The render options are missing.");
