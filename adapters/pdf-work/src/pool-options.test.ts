@@ -7,6 +7,7 @@ describe("resolvePoolOptions", () => {
   it("defaults: 2 threads (fewer on fewer cores), a queue of 64, a 20 s deadline, threads idle 30 s, 1 GB each", () => {
     expect(resolvePoolOptions()).toEqual({
       threads: Math.min(2, availableParallelism()),
+      minThreads: 1,
       maxQueue: 64,
       deadlineMs: 20_000,
       idleTimeoutMs: 30_000,
@@ -15,7 +16,14 @@ describe("resolvePoolOptions", () => {
   });
 
   it("keeps the options given", () => {
-    const options = { threads: 3, maxQueue: 0, deadlineMs: 1, idleTimeoutMs: 0, maxMemoryMb: 256 };
+    const options = {
+      threads: 3,
+      minThreads: 0,
+      maxQueue: 0,
+      deadlineMs: 1,
+      idleTimeoutMs: 0,
+      maxMemoryMb: 256,
+    };
     expect(resolvePoolOptions(options)).toEqual(options);
   });
 
@@ -29,6 +37,8 @@ describe("resolvePoolOptions", () => {
     ["deadlineMs", { deadlineMs: 2 ** 31 }],
     ["idleTimeoutMs", { idleTimeoutMs: Number.NaN }],
     ["maxMemoryMb", { maxMemoryMb: 16 }],
+    ["minThreads", { threads: 1, minThreads: 2 }],
+    ["minThreads", { minThreads: -1 }],
     ["options", null],
   ])("refuses a bad %s with invalid_pdf_work_options and the field", (field, options) => {
     let caught: unknown;

@@ -4,6 +4,11 @@ import { PdfWorkError } from "./pdf-work-error.ts";
 export interface PdfWorkerPoolOptions {
   /** Worker threads at most (each runs one job at a time). Default: 2, or fewer on a machine with fewer cores. */
   threads?: number;
+  /**
+   * Threads kept started even when idle, so that a request after a quiet spell does not wait for a thread to start
+   * and load the typesetter (about a second). Default 1, at most `threads`; 0 lets an idle pool hold no memory.
+   */
+  minThreads?: number;
   /** Jobs that may wait for a thread. A job beyond them is refused at once with `pdf_work_busy`. Default 64. */
   maxQueue?: number;
   /** Milliseconds a job may take from submission (queue time included) to its result. Default 20 000. */
@@ -17,6 +22,7 @@ export interface PdfWorkerPoolOptions {
 export type ResolvedPoolOptions = Required<PdfWorkerPoolOptions>;
 
 export const DEFAULT_THREADS = 2;
+export const DEFAULT_MIN_THREADS = 1;
 export const DEFAULT_MAX_QUEUE = 64;
 export const DEFAULT_DEADLINE_MS = 20_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
@@ -31,8 +37,20 @@ export function resolvePoolOptions(options: PdfWorkerPoolOptions = {}): Resolved
       field: "options",
     });
   }
+  const threads = integer(options.threads, "threads", 1, Math.min(DEFAULT_THREADS, availableParallelism()));
+  const minThreads = integer(options.minThreads, "minThreads", 0, Math.min(DEFAULT_MIN_THREADS, threads));
+  if (minThreads > threads) {
+    throw new PdfWorkError(
+      "invalid_pdf_work_options",
+      `options.minThreads must be at most threads (${threads}).`,
+      {
+        field: "minThreads",
+      },
+    );
+  }
   return {
-    threads: integer(options.threads, "threads", 1, Math.min(DEFAULT_THREADS, availableParallelism())),
+    threads,
+    minThreads,
     maxQueue: integer(options.maxQueue, "maxQueue", 0, DEFAULT_MAX_QUEUE),
     deadlineMs: integer(options.deadlineMs, "deadlineMs", 1, DEFAULT_DEADLINE_MS),
     idleTimeoutMs: integer(options.idleTimeoutMs, "idleTimeoutMs", 0, DEFAULT_IDLE_TIMEOUT_MS),

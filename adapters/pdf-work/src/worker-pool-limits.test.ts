@@ -80,10 +80,10 @@ describe("bounded queue", () => {
 });
 
 describe("idle threads", () => {
-  it("exit after idleTimeoutMs, and a later job starts a new one", THREADS, async () => {
+  it("exit after idleTimeoutMs (with minThreads 0), and a later job starts a new one", THREADS, async () => {
     let piscina: Piscina | undefined;
     const pool = openPdfWorkerPool({
-      ...resolvePoolOptions({ threads: 1, deadlineMs: GENEROUS_MS, idleTimeoutMs: 0 }),
+      ...resolvePoolOptions({ threads: 1, minThreads: 0, deadlineMs: GENEROUS_MS, idleTimeoutMs: 0 }),
       observe: (created) => {
         piscina = created;
       },
@@ -92,6 +92,26 @@ describe("idle threads", () => {
       expect((await pool.inspectPdf(PDF)).page_count).toBe(1);
       await vi.waitFor(() => expect(piscina?.threads).toHaveLength(0), { timeout: 30_000, interval: 50 });
       expect((await pool.inspectPdf(PDF)).page_count).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("warm threads", () => {
+  it("keeps minThreads started while idle", THREADS, async () => {
+    let piscina: Piscina | undefined;
+    const pool = openPdfWorkerPool({
+      ...resolvePoolOptions({ threads: 2, minThreads: 1, deadlineMs: GENEROUS_MS, idleTimeoutMs: 0 }),
+      observe: (created) => {
+        piscina = created;
+      },
+    });
+    try {
+      expect((await pool.inspectPdf(PDF)).page_count).toBe(1);
+      // Past the idle timeout, the one warm thread is still there.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(piscina?.threads.length).toBe(1);
     } finally {
       await pool.close();
     }

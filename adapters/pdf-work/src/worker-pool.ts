@@ -47,7 +47,7 @@ export function openPdfWorkerPool(settings: PoolSettings): PdfWork {
   const piscina = new Piscina({
     filename: WORKER_FILE,
     workerData: { tasks: TASKS_URL },
-    minThreads: 0,
+    minThreads: settings.minThreads,
     maxThreads: settings.threads,
     idleTimeout: settings.idleTimeoutMs,
     concurrentTasksPerWorker: 1,

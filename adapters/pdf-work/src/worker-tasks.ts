@@ -19,6 +19,9 @@ async function typesetter() {
   return engine;
 }
 
+// Letters are most of the work: the typesetter starts loading with the thread, before the first job asks for it.
+typesetter().catch(() => {});
+
 async function postcard() {
   const engine = await import("@mailpiece/postcard");
   loaded.PostcardError = engine.PostcardError;

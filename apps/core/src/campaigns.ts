@@ -20,6 +20,7 @@ import { formatUsd, PricingError, quote } from "@mailpiece/pricing";
 import { TypesetterError } from "@mailpiece/typesetter";
 import type { DocumentContext } from "./documents.ts";
 import { partyPath, resolveDocument } from "./documents.ts";
+import { letterDate } from "./party-view.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { quoteInputFor } from "./quote-order.ts";
 
@@ -133,7 +134,8 @@ export async function validateCampaign(
     checkLetterLength(rows, template, contentField);
     await checkPrintable(rows, template, bulk.columns, pdfWorkOf(ctx));
     if (rows.validCount() === 0) return noValidRows(rows);
-    const letter = await letterPages(order, rows, template, contentField, pdfWorkOf(ctx));
+    const date = letterDate((ctx.clock ?? systemClock).now());
+    const letter = await letterPages(order, rows, template, contentField, pdfWorkOf(ctx), date);
     if (!letter.ok) return letter;
     document = letter.document;
   }
@@ -388,6 +390,7 @@ async function letterPages(
   template: CampaignTemplate,
   contentField: "template_text" | "template_html",
   work: PdfWork,
+  date: string,
 ): Promise<DocumentOutcome> {
   const longest = new Map<string, Longest>();
   for (const index of rows.validIndexes()) {
@@ -426,6 +429,7 @@ async function letterPages(
       body: fillTemplate(template, Object.fromEntries(standIns)),
       format: template.html ? "html" : "text",
       render: { ...DEFAULT_RENDER },
+      date,
       sender: { lines: formatAddressLines(order.sender) },
     });
     const basis =

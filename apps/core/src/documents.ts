@@ -9,7 +9,7 @@ import { TypesetterError } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
 import { resolveForm } from "./forms.ts";
-import { windowLines } from "./party-view.ts";
+import { letterDate, windowLines } from "./party-view.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
@@ -98,6 +98,9 @@ async function resolveLetter(
     body: doc.body,
     ...(doc.title === undefined ? {} : { title: doc.title }),
     format: doc.format,
+    // The date line is the day the letter is prepared (the clock's), so the same request typesets alike all day.
+    date: letterDate(ctx.clock.now()),
+    ...(signature === undefined ? {} : { signer_name: order.sender.name }),
     ...(signature === undefined ? {} : { signature }),
     render: doc.render,
     ...windowLines(order.sender, order.recipient),

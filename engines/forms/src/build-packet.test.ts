@@ -217,6 +217,21 @@ describe("buildPacket", { timeout: 60_000 }, () => {
     expect(bare).not.toContain("Filing due date");
   });
 
+  it("prints none of a free letter's page furniture: no page numbers, continuation lines or stray date lines", async () => {
+    const { pdf } = await buildPacket(
+      builtin(COURT),
+      { fields: courtAnswers(), attachments: [motion] },
+      OPTIONS,
+    );
+    const text = pages(pdf, 3).map(flat).join(" ");
+    expect(text).not.toMatch(/Page \d+ of \d+/);
+    expect(text).not.toMatch(/— page \d+/);
+    // The typesetter's own date line is "24 November 2026"; packets write their dates in their own words.
+    expect(text).not.toMatch(
+      /\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}\b/,
+    );
+  });
+
   it("puts a watermark on every page, attached copies included", async () => {
     const { pdf, page_count } = await buildPacket(
       builtin(COURT),

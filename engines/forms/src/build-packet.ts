@@ -73,6 +73,8 @@ export async function buildPacket(
   let letter: { pdf: Uint8Array; page_count: number };
   try {
     letter = await typesetLetter({
+      // Packets carry their own footer and date lines: none of the free letter's page furniture.
+      furniture: "none",
       body: text.body,
       title: text.title,
       format: "text",

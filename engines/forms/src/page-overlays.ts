@@ -22,6 +22,8 @@ export type Font = "times" | "helvetica";
  */
 export async function embedFooter(doc: PDFDocument, footer: string, font: Font): Promise<PDFEmbeddedPage> {
   const set = await typesetLetter({
+    // Packets carry their own footer and date lines: none of the free letter's page furniture.
+    furniture: "none",
     body: footer,
     format: "text",
     render: { font, font_size: FOOTER_FONT_SIZE, margin_in: 1, paper: "letter" },
@@ -48,6 +50,8 @@ export async function embedWatermark(
   font: Font,
 ): Promise<PDFEmbeddedPage> {
   const set = await typesetLetter({
+    // Packets carry their own footer and date lines: none of the free letter's page furniture.
+    furniture: "none",
     body: "",
     format: "text",
     render: { font, font_size: 12, margin_in: 1, paper: "letter" },
