@@ -32,7 +32,8 @@ for (const dir of dirs) {
   const report = JSON.parse(readFileSync(file, "utf8"));
   packages++;
   passed += report.numPassedTests ?? 0;
-  failed += report.numFailedTests ?? 0;
+  // A test file that fails to load has no failed tests of its own: it counts as one failure.
+  failed += Math.max(report.numFailedTests ?? 0, report.success === false ? 1 : 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 console.log(`Test packages: ${packages}`);

@@ -1,15 +1,13 @@
 import { letterOrder } from "@mailpiece/conformance";
-import type { PaymentChallenge, Store } from "@mailpiece/ports";
+import type { Store } from "@mailpiece/ports";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { x402Client } from "@x402/fetch";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { CoreConfig } from "./config.ts";
 import { createMailpieceCore } from "./core.ts";
 import type { CreateOrderOutcome } from "./create-machine-order.ts";
 import { MAX_REQUEST_IDS_PER_ORDER } from "./create-machine-order.ts";
+import { x402Pay } from "./x402-pay.fixture.ts";
 
 const RESOURCE = "https://mailpiece.test/api/machine/orders";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -32,16 +30,6 @@ function setup(config: Partial<CoreConfig> = {}) {
       resourceUrl: RESOURCE,
     });
   return { core, store, create };
-}
-
-async function x402Pay(challenge: PaymentChallenge): Promise<Headers> {
-  const client = x402Client.fromConfig({ schemes: [], spendControls: { maxAmountPerPayment: "$250" } });
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(generatePrivateKey()) });
-  const required = JSON.parse(
-    Buffer.from(challenge.headers["PAYMENT-REQUIRED"] as string, "base64").toString(),
-  );
-  const payload = await client.createPaymentPayload(required);
-  return new Headers({ "payment-signature": Buffer.from(JSON.stringify(payload)).toString("base64") });
 }
 
 function kind<K extends CreateOrderOutcome["kind"]>(outcome: CreateOrderOutcome, k: K) {

@@ -13,11 +13,9 @@ import {
 import { createMppRail, testMethod, testMethodClient } from "@mailpiece/rail-mpp";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { decodePaymentResponseHeader, x402Client } from "@x402/fetch";
+import { decodePaymentResponseHeader } from "@x402/fetch";
 import { Receipt } from "mppx";
 import { Mppx } from "mppx/client";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import {
   createFlowerLetter,
@@ -29,6 +27,7 @@ import {
   submitFlowerLetter,
   validateFlowerLetter,
 } from "./flower-letters.ts";
+import { x402Pay } from "./x402-pay.fixture.ts";
 
 /** Monday 4 May 2026, 10:00 in New York: before the florist's 13:00 same-day cutoff. */
 const T0 = Date.parse("2026-05-04T10:00:00-04:00");
@@ -96,17 +95,6 @@ function mppRail() {
       methods: [testMethod()],
     }),
   );
-}
-
-/** The x402 client agents run, with its spend cap raised, paying one 402 into a PAYMENT-SIGNATURE header. */
-async function x402Pay(challenge: PaymentChallenge): Promise<Headers> {
-  const client = x402Client.fromConfig({ schemes: [], spendControls: { maxAmountPerPayment: "$250" } });
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(generatePrivateKey()) });
-  const required = JSON.parse(
-    Buffer.from(challenge.headers["PAYMENT-REQUIRED"] as string, "base64").toString(),
-  );
-  const payload = await client.createPaymentPayload(required);
-  return new Headers({ "payment-signature": Buffer.from(JSON.stringify(payload)).toString("base64") });
 }
 
 /** The mppx client paying one 402 with the test method into an Authorization: Payment header. */

@@ -60,7 +60,7 @@ export function countryName(code: CountryCode): string {
 }
 
 /** Lower case, without accents, dots or repeated spaces: "U.S.A." is "usa", "België" is "belgie". */
-function fold(text: string): string {
+export function foldName(text: string): string {
   return text
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
@@ -76,8 +76,8 @@ function fold(text: string): string {
  */
 export function isCountryName(code: CountryCode, text: string): boolean {
   const info = COUNTRY_INFO[code];
-  const folded = fold(text);
+  const folded = foldName(text);
   return (
-    folded !== "" && [code, info.alpha3, info.name, ...info.aliases].some((name) => fold(name) === folded)
+    folded !== "" && [code, info.alpha3, info.name, ...info.aliases].some((name) => foldName(name) === folded)
   );
 }

@@ -1,3 +1,4 @@
+import { foldName } from "./countries.ts";
 /**
  * The state and province codes Mailpiece accepts for US and Canadian addresses, with their full names.
  * US: the USPS two-letter codes of the 50 states, the District of Columbia, the territories AS, GU, MP, PR and VI,
@@ -105,17 +106,6 @@ export function hasSubdivisionList(country: string): country is SubdivisionCount
   return country === "US" || country === "CA";
 }
 
-/** Lower case, without accents, dots or repeated spaces: "Québec" and "QUEBEC" compare equal, "D.C." is "dc". */
-function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/\./g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase();
-}
-
 const BY_NAME: Readonly<Record<SubdivisionCountry, ReadonlyMap<string, string>>> = {
   US: indexOf("US"),
   CA: indexOf("CA"),
@@ -124,10 +114,10 @@ const BY_NAME: Readonly<Record<SubdivisionCountry, ReadonlyMap<string, string>>>
 function indexOf(country: SubdivisionCountry): ReadonlyMap<string, string> {
   const index = new Map<string, string>();
   for (const [code, name] of Object.entries(LISTS[country])) {
-    index.set(fold(code), code);
-    index.set(fold(name), code);
+    index.set(foldName(code), code);
+    index.set(foldName(name), code);
   }
-  for (const [alias, code] of Object.entries(ALIASES[country])) index.set(fold(alias), code);
+  for (const [alias, code] of Object.entries(ALIASES[country])) index.set(foldName(alias), code);
   return index;
 }
 
@@ -140,7 +130,7 @@ export function resolveSubdivision(country: SubdivisionCountry, value: string): 
   const list = LISTS[country];
   // Most values are codes already: look them up before folding.
   if (Object.hasOwn(list, value)) return value;
-  return BY_NAME[country].get(fold(value));
+  return BY_NAME[country].get(foldName(value));
 }
 
 /** The full name of a code resolved by resolveSubdivision ("Illinois" for IL). */
