@@ -1,4 +1,5 @@
 import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, OrderRequest } from "@mailpiece/orders";
+import { LETTER_LIMITS } from "@mailpiece/typesetter";
 import { ErrorBody, OrderStatus, OrderValidation, WellKnownX402 } from "./schemas.ts";
 
 export interface OpenApiOptions {
@@ -57,7 +58,7 @@ function validateOperation(operationId: string, family: "x402" | "MPP", maxBodyB
       "413": errorResponse(tooLargeDescription(maxBodyBytes)),
       "415": errorResponse("The content type is not application/json (unsupported_media_type)."),
       "422": errorResponse(
-        "Validation failed (validation_failed): `issues` lists every problem with its path and code.",
+        `Validation failed (validation_failed): \`issues\` lists every problem with its path and code. A markdown letter is refused with letter_too_complex beyond ${LETTER_LIMITS.markdown_nesting_depth} levels of nested lists or quotations, ${LETTER_LIMITS.markdown_lines} lines, ${LETTER_LIMITS.markdown_list_items} list items, ${LETTER_LIMITS.markdown_emphasis_markers} emphasis markers or ${LETTER_LIMITS.markdown_link_brackets} link brackets, and a table of any format beyond ${LETTER_LIMITS.table_columns} columns; a document that cannot be prepared within the service's time or memory with document_too_complex.`,
       ),
       "429": errorResponse(
         "Too many validations from this client (rate_limited); Retry-After and retry_after_seconds say when to try again.",
