@@ -146,6 +146,9 @@ export const MACHINE_TEST_NAMES = [
   "flower letters are quoted after product, ZIP and date checks",
   "flower letters are refused before any 402 when a check fails",
   "unpaid flower letters answer 402 and their status by id",
+  "another method on a known path is 405 with Allow",
+  "a campaign above the ceiling of one order is refused, saying how many rows fit",
+  "an x402 challenge names its order, so its payment cannot pay another",
 ] as const;
 
 /** The machine-surface HTTP suite: runs in-process or against any deployment. */
@@ -1061,6 +1064,64 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       assert.equal(status.status, 200);
       assert.equal(((await status.json()) as Json).payment_status, "unpaid");
       assert.equal((await target.fetch(`/api/machine/flower-letters/${crypto.randomUUID()}`)).status, 404);
+    },
+
+    "another method on a known path is 405 with Allow": async () => {
+      for (const [method, path] of [
+        ["GET", "/api/machine/orders"],
+        ["DELETE", "/api/machine/orders/validate"],
+        ["PUT", "/api/machine/forms"],
+      ] as const) {
+        const res = await target.fetch(path, { method });
+        assert.equal(res.status, 405, `${method} ${path}`);
+        assert.ok(res.headers.get("allow"), `${method} ${path} says which methods it answers`);
+        assert.equal(((await res.json()) as Json).error, "method_not_allowed");
+      }
+    },
+
+    "a campaign above the ceiling of one order is refused, saying how many rows fit": async () => {
+      const base = letterOrder();
+      for (const key of ["recipient_name", "recipient_address_type", "recipient_address_manual", "letter"])
+        delete base[key];
+      const rows = Array.from(
+        { length: 100 },
+        (_, i) => `Person ${i + 1},${i + 1} Main St,Springfield,IL,62701`,
+      );
+      const issues = await issuesOf(target, {
+        ...base,
+        bulk: {
+          content_mode: "text",
+          template_text: "Dear {{recipient_name}},\n\nThank you.",
+          csv_content: ["recipient_name,line1,city,state,zip", ...rows].join("\n"),
+        },
+      });
+      hasIssue(issues, "bulk.csv_content", "campaign_above_ceiling");
+      assert.match(
+        issues.find((i) => i.code === "campaign_above_ceiling")!.message,
+        /The first \d+ valid rows/,
+      );
+    },
+
+    "an x402 challenge names its order, so its payment cannot pay another": async () => {
+      const spec = await openapi();
+      if (!(spec.paths as Json)["/api/machine/orders"]) return;
+      const order = letterOrder({ letter: `Conformance ${crypto.randomUUID()}` });
+      const res = await post(target, "/api/machine/orders", order);
+      assert.equal(res.status, 402, res.text.slice(0, 300));
+      const required = JSON.parse(
+        Buffer.from(res.headers.get("payment-required")!, "base64").toString(),
+      ) as Json;
+      const orderId = String((res.json?.order as Json).order_id);
+      const accepted = (required.accepts as Json[])[0]!;
+      assert.equal(
+        (accepted.extra as Json).order_id,
+        orderId,
+        "the requirement's extra.order_id is the order",
+      );
+      assert.ok(
+        String((required.resource as Json).url).includes(orderId),
+        "the resource URL names the order",
+      );
     },
 
     "unknown paths are 404 with a JSON error": async () => {
