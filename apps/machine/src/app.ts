@@ -19,7 +19,7 @@ export interface MachineAppOptions {
   maxBodyBytes: number;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you trust). */
   trustProxy?: boolean;
-  /** Request body bytes held at once across requests (default 128 MiB); past it a request gets 503 before it is read. */
+  /** Request body bytes held at once across requests (default 96 MiB); past it a request gets 503 before it is read. */
   maxInflightBodyBytes?: number;
   /** Called with every unexpected error; never with request bodies. */
   onUnexpectedError?: (error: unknown) => void;
@@ -27,7 +27,7 @@ export interface MachineAppOptions {
 
 export const MACHINE_DEFAULTS = {
   maxBodyBytes: 64 * 1024 * 1024,
-  maxInflightBodyBytes: 128 * 1024 * 1024,
+  maxInflightBodyBytes: 96 * 1024 * 1024,
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

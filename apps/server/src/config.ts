@@ -150,7 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: env.REDIS_URL?.trim() || "redis://127.0.0.1:6379",
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    maxInflightBodyBytes: integer(env, "MAX_INFLIGHT_BODY_BYTES", 128 * 1024 * 1024, 1024, 2 ** 40),
+    maxInflightBodyBytes: integer(env, "MAX_INFLIGHT_BODY_BYTES", 96 * 1024 * 1024, 1024, 2 ** 40),
     pdfDownloadHosts,
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),

@@ -7,7 +7,7 @@ import { errorFields } from "./logger.ts";
 export interface ServerAppOptions {
   publicUrl: string;
   maxBodyBytes: number;
-  /** Request body bytes held at once; default 128 MiB. */
+  /** Request body bytes held at once; default 96 MiB. */
   maxInflightBodyBytes?: number;
   trustProxy?: boolean;
   logger: Logger;
