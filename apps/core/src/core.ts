@@ -40,6 +40,7 @@ import { runFulfilment } from "./fulfilment.ts";
 import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { reconcilePayments } from "./payment-reconciliation.ts";
+import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
 import type { UploadSlotOutcome } from "./uploads.ts";
@@ -163,6 +164,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   };
   /** Validation is free and stores nothing, but it is work: each client has a generous limit of its own. */
   const validations = createLocalRateLimiter(config.validateRateLimit);
+  const previews: PreviewMemo = new Map();
   const validateLimit = async (clientKey: string | undefined): Promise<RateLimited | undefined> => {
     if (clientKey === undefined) return undefined;
     const rate = validations.consume(clientKey, ctx.clock.now());
@@ -205,8 +207,9 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       }
       if (!signer) return { ok: true, view };
       // The preview serves the exact bytes that would print, kept only as long as its link works.
-      const link = signer.sign(createHash("sha256").update(document.bytes).digest("hex"), ctx.clock.now());
-      await keepPreview(ctx, document.bytes, link.expiresAt);
+      const sha256 = createHash("sha256").update(document.bytes).digest("hex");
+      const link = signer.sign(sha256, ctx.clock.now());
+      await keepPreview(ctx, sha256, document.bytes, link.expiresAt, previews);
       return { ok: true, view: { ...view, preview_path: link.path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),

@@ -88,7 +88,7 @@ describe("previews of unpaid work", () => {
       expect(await blobs.head(`documents:${sha256}`)).toBeUndefined();
       await core.fulfil();
       expect((await open()).ok).toBe(true);
-      clock.advance(20 * 60_000);
+      clock.advance(30 * 60_000);
       await core.fulfil();
       expect(await blobs.head(`previews:${sha256}`)).toBeUndefined();
       expect(await open()).toEqual({ ok: false, reason: "expired" });

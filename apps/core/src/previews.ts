@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Blob, BlobStore, Clock, Store } from "@mailpiece/ports";
 
 /** A signed, short-lived link to a document: `/api/machine/previews/<sha256>.pdf?expires=<unix s>&sig=<hex>`. */
@@ -49,25 +49,41 @@ const previewIndexKey = (sha256: string) => `preview-index:${sha256}`;
 /** How long a preview outlives its link, so that a link opened at its last second still finds the bytes. */
 const PREVIEW_GRACE_MS = 60_000;
 
+/** Kept-until times are rounded up to this, so that one write serves every validation of a document for a while. */
+const PREVIEW_BUCKET_MS = 10 * 60_000;
+
+/** Previews this process knows to be kept, by content hash, with the time they are kept until. */
+export type PreviewMemo = Map<string, number>;
+const MEMO_LIMIT = 10_000;
+
 /**
  * Keeps the bytes behind a preview link of unpaid work (a validation) until the link expires. A document that an
  * order already holds is served from there; anything else is collected by `collectPreviews` once expired, so free
- * validations never grow the store for good.
+ * validations never grow the store for good. A preview this process already keeps long enough costs no I/O.
  */
 export async function keepPreview(
   ctx: { store: Store; blobs: BlobStore },
+  sha256: string,
   bytes: Uint8Array,
   expiresAt: number,
+  memo?: PreviewMemo,
 ): Promise<void> {
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const needed = expiresAt + PREVIEW_GRACE_MS;
+  if ((memo?.get(sha256) ?? 0) >= needed) return;
   if (await ctx.blobs.head(`documents:${sha256}`)) return;
   const index = await ctx.store.get<{ expires_at: number }>(previewIndexKey(sha256));
-  const until = expiresAt + PREVIEW_GRACE_MS;
+  let until = index?.value.expires_at ?? 0;
   // The index goes down first: a crash between the two writes leaves an entry the collector clears, never a blob.
-  if (!index || index.value.expires_at < until)
+  if (until < needed) {
+    until = Math.ceil(needed / PREVIEW_BUCKET_MS) * PREVIEW_BUCKET_MS;
     await ctx.store.put(previewIndexKey(sha256), { expires_at: until });
+  }
   if (!(await ctx.blobs.head(previewBlobKey(sha256))))
     await ctx.blobs.put(previewBlobKey(sha256), bytes, { contentType: "application/pdf" });
+  if (memo) {
+    if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+    memo.set(sha256, until);
+  }
 }
 
 /** The stored bytes of a document by content hash: an ordered document, or a preview still kept. */
