@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { crc32, deflateSync } from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { TypesetterError } from "./errors.ts";
@@ -19,6 +18,7 @@ import {
   textLines,
   words,
 } from "./pdf-probe.ts";
+import { pngDataUrl } from "./png.fixture.ts";
 import type { LetterInput } from "./typeset-letter.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
@@ -32,34 +32,6 @@ async function refusal(promise: Promise<unknown>): Promise<TypesetterError> {
     throw error;
   }
   throw new Error("expected a TypesetterError");
-}
-
-/** A PNG of horizontal black and white stripes, as a data URL. */
-function pngDataUrl(width: number, height: number): string {
-  const raw = Buffer.alloc((width * 3 + 1) * height, 255);
-  for (let y = 0; y < height; y++) {
-    raw[y * (width * 3 + 1)] = 0;
-    if (y % 2 === 0) raw.fill(0, y * (width * 3 + 1) + 1, (y + 1) * (width * 3 + 1));
-  }
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-  return `data:image/png;base64,${png.toString("base64")}`;
 }
 
 const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
@@ -398,7 +370,7 @@ describe("signatures", () => {
 
   it("embeds a drawn PNG signature", async () => {
     const result = await typesetLetter(
-      letter("Yours,", { signature: { mode: "drawn", dataUrl: pngDataUrl(40, 12) } }),
+      letter("Yours,", { signature: { mode: "drawn", dataUrl: pngDataUrl(40, 12, { striped: true }) } }),
     );
     expect(images(result.pdf)).toEqual([{ type: "image", width: 40, height: 12 }]);
   });
@@ -456,7 +428,10 @@ describe("determinism", () => {
     const first = await typesetLetter(input);
     const second = await typesetLetter(structuredClone(input));
     expect(Buffer.from(second.pdf).equals(Buffer.from(first.pdf))).toBe(true);
-    const drawn = { ...input, signature: { mode: "drawn" as const, dataUrl: pngDataUrl(20, 6) } };
+    const drawn = {
+      ...input,
+      signature: { mode: "drawn" as const, dataUrl: pngDataUrl(20, 6, { striped: true }) },
+    };
     expect(
       Buffer.from((await typesetLetter(drawn)).pdf).equals(Buffer.from((await typesetLetter(drawn)).pdf)),
     ).toBe(true);

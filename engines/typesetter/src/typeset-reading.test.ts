@@ -1,8 +1,8 @@
-import { crc32, deflateSync } from "node:zlib";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { TypesetterError } from "./errors.ts";
 import type { Word } from "./pdf-probe.ts";
 import { fontNames, fontOf, removeProbeFiles, styledRuns, textLines, word, words } from "./pdf-probe.ts";
+import { pngDataUrl } from "./png.fixture.ts";
 import type { LetterInput } from "./typeset-letter.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
@@ -41,31 +41,6 @@ function lineOf(found: readonly Word[], first: Word): string {
     .sort((a, b) => a.xMin - b.xMin)
     .map((hit) => hit.text)
     .join(" ");
-}
-
-/** A PNG of horizontal black and white stripes, as a data URL. */
-function pngDataUrl(width: number, height: number): string {
-  const raw = Buffer.alloc((width * 3 + 1) * height, 255);
-  for (let y = 0; y < height; y++) raw[y * (width * 3 + 1)] = 0;
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const png = Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-  return `data:image/png;base64,${png.toString("base64")}`;
 }
 
 describe("the date line", () => {
