@@ -1111,7 +1111,7 @@ export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
       const required = JSON.parse(
         Buffer.from(res.headers.get("payment-required")!, "base64").toString(),
       ) as Json;
-      const orderId = String((res.json?.order as Json).order_id);
+      const orderId = String(((res.json?.order ?? {}) as Json).order_id);
       const accepted = (required.accepts as Json[])[0]!;
       assert.equal(
         (accepted.extra as Json).order_id,
