@@ -5,6 +5,7 @@ import type { Store } from "@mailpiece/ports";
 import type { CampaignPiece } from "./campaigns.ts";
 import { validateCampaign } from "./campaigns.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
+import { sha256Hex } from "./documents.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { orderKey } from "./order-record.ts";
@@ -74,6 +75,7 @@ export async function prepareCampaign(
     page_count: view.document.page_count,
     pages: [],
     bytes,
+    sha256: sha256Hex(bytes),
   };
   const validation: OrderValidationView = {
     object: "order_validation",

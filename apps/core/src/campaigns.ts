@@ -17,10 +17,9 @@ import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import type { Quote } from "@mailpiece/pricing";
 import { formatUsd, PricingError, quote } from "@mailpiece/pricing";
-import { TypesetterError } from "@mailpiece/typesetter";
+import { TypesetterError, todayUtc } from "@mailpiece/typesetter";
 import type { DocumentContext } from "./documents.ts";
 import { partyPath, resolveDocument } from "./documents.ts";
-import { letterDate } from "./party-view.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { quoteInputFor } from "./quote-order.ts";
 
@@ -134,7 +133,7 @@ export async function validateCampaign(
     checkLetterLength(rows, template, contentField);
     await checkPrintable(rows, template, bulk.columns, pdfWorkOf(ctx));
     if (rows.validCount() === 0) return noValidRows(rows);
-    const date = letterDate((ctx.clock ?? systemClock).now());
+    const date = todayUtc(new Date((ctx.clock ?? systemClock).now()));
     const letter = await letterPages(order, rows, template, contentField, pdfWorkOf(ctx), date);
     if (!letter.ok) return letter;
     document = letter.document;

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
 import { validateOrderRequest } from "@mailpiece/orders";
@@ -207,9 +206,8 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       }
       if (!signer) return { ok: true, view };
       // The preview serves the exact bytes that would print, kept only as long as its link works.
-      const sha256 = createHash("sha256").update(document.bytes).digest("hex");
-      const link = signer.sign(sha256, ctx.clock.now());
-      await keepPreview(ctx, sha256, document.bytes, link.expiresAt, previews);
+      const link = signer.sign(document.sha256, ctx.clock.now());
+      await keepPreview(ctx, document.sha256, document.bytes, link.expiresAt, previews);
       return { ok: true, view: { ...view, preview_path: link.path } };
     },
     createOrder: (input) => createMachineOrder(ctx, input),

@@ -28,7 +28,7 @@ import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { paymentWorkKey } from "./payment-reconciliation.ts";
-import { consumeRate } from "./rate-limit.ts";
+import { limitUnpaidCreation } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";
 import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 import type { PreparedOrder } from "./validate-order.ts";
@@ -113,18 +113,10 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   if (seen?.kind === "conflict") return conflict(requestId);
   const open = async () => known ?? (await openOrder(ctx, prepared, fingerprint));
 
-  // A request that would store a new order counts against its client's unpaid-creation limit, whatever payment
-  // header it carries: a credential can only pay an order whose challenge was issued, so one sent with a new
-  // request_id pays nothing and must not open a way around the limit.
+  // A request that would store a new order counts against its client's unpaid-creation limit.
   if (!known) {
-    const rate = await consumeRate(
-      ctx.store,
-      "unpaid",
-      input.clientKey,
-      ctx.config.unpaidRateLimit,
-      ctx.clock.now(),
-    );
-    if (!rate.allowed) return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+    const limited = await limitUnpaidCreation(ctx, input.clientKey, ctx.config.unpaidRateLimit);
+    if (limited) return limited;
   }
 
   let credential: ReturnType<PaymentRail["readCredential"]>;
@@ -374,7 +366,7 @@ async function openOrder(
 ): Promise<OrderRecord | "conflict"> {
   const now = ctx.clock.now();
   const { order, document, view } = prepared;
-  const sha256 = fingerprintBytes(document.bytes).slice("sha256:".length);
+  const { sha256 } = document;
   const blobKey = `documents:${sha256}`;
   if (!(await ctx.blobs.head(blobKey))) {
     // A campaign's document is its plan (JSON), never served as a PDF.

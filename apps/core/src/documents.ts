@@ -5,11 +5,11 @@ import { fingerprintJson } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
-import { TypesetterError } from "@mailpiece/typesetter";
+import { TypesetterError, todayUtc } from "@mailpiece/typesetter";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
 import { resolveForm } from "./forms.ts";
-import { letterDate, windowLines } from "./party-view.ts";
+import { windowLines } from "./party-view.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
@@ -42,6 +42,8 @@ export interface ResolvedDocument {
   page_count: number;
   pages: { width_pt: number; height_pt: number }[];
   bytes: Uint8Array;
+  /** Lowercase hex SHA-256 of `bytes`, computed once when the document is made: it names the stored blob. */
+  sha256: string;
 }
 
 export type DocumentResolution = { ok: true; document: ResolvedDocument } | { ok: false; issues: Issue[] };
@@ -76,6 +78,7 @@ export async function resolveDocument(
           page_count: form.page_count,
           pages: Array.from({ length: form.page_count }, () => ({ width_pt: 612, height_pt: 792 })),
           bytes: form.pdf,
+          sha256: sha256Hex(form.pdf),
           warnings: form.warnings,
         },
       };
@@ -99,7 +102,7 @@ async function resolveLetter(
     ...(doc.title === undefined ? {} : { title: doc.title }),
     format: doc.format,
     // The date line is the day the letter is prepared (the clock's), so the same request typesets alike all day.
-    date: letterDate(ctx.clock.now()),
+    date: todayUtc(new Date(ctx.clock.now())),
     ...(signature === undefined ? {} : { signer_name: order.sender.name }),
     ...(signature === undefined ? {} : { signature }),
     render: doc.render,
@@ -117,6 +120,7 @@ async function resolveLetter(
       // The typesetter sets every page on US letter paper.
       pages: Array.from({ length: result.page_count }, () => ({ width_pt: 612, height_pt: 792 })),
       bytes: result.pdf,
+      sha256: sha256Hex(result.pdf),
     };
     ctx.cache?.set(key, document);
     return { ok: true, document };
@@ -203,14 +207,9 @@ async function inspect(
   ctx: DocumentContext,
 ): Promise<DocumentResolution> {
   const { config, cache } = ctx;
+  const sha256 = sha256Hex(bytes);
   // Keyed by everything the checks read: a postcard that fits one size's canvas does not fit another's.
-  const key = [
-    "pdf",
-    order.mailpiece_type,
-    order.postcard_size ?? "-",
-    config.maxPdfPages,
-    createHash("sha256").update(bytes).digest("hex"),
-  ].join(":");
+  const key = ["pdf", order.mailpiece_type, order.postcard_size ?? "-", config.maxPdfPages, sha256].join(":");
   const cached = config.cacheBytes > 0 ? cache?.get(key) : undefined;
   if (cached) return { ok: true, document: cached };
   const work = pdfWorkOf(ctx);
@@ -245,6 +244,7 @@ async function inspect(
       page_count: info.page_count,
       pages: info.pages,
       bytes,
+      sha256,
     };
     cache?.set(key, document);
     return { ok: true, document };
@@ -303,4 +303,8 @@ function letterPageProblem(
     );
   }
   return undefined;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
 }

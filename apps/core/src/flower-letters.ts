@@ -30,8 +30,9 @@ import {
   PaymentError,
   PortError,
 } from "@mailpiece/ports";
+import { defaultCoreConfig } from "./config.ts";
 import type { RateLimit } from "./rate-limit.ts";
-import { consumeRate } from "./rate-limit.ts";
+import { limitUnpaidCreation } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";
 
 /** What the flower-letter use cases work with. */
@@ -46,7 +47,7 @@ export interface FlowerContext {
   replayClaimTtlMs?: number;
   /** How long a retry waits for a settlement in flight before answering 202; default 10 s. */
   settleWaitMs?: number;
-  /** Unpaid creations per client, shared with machine orders; default 10 per hour. */
+  /** Unpaid creations per client, shared with machine orders; default: the core's (10 per hour). */
   unpaidRateLimit?: RateLimit;
 }
 
@@ -201,7 +202,6 @@ export type FlowerCreateOutcome =
 
 const DEFAULT_REPLAY_CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const DEFAULT_SETTLE_WAIT_MS = 10_000;
-const DEFAULT_UNPAID_RATE_LIMIT: RateLimit = { limit: 10, windowMs: 60 * 60 * 1000 };
 const PAID_LIKE: ReadonlySet<FlowerPaymentStatus> = new Set(["paid", "settled_pending_webhook", "settling"]);
 
 export const flowerLetterKey = (id: string) => `flower-letters:${id}`;
@@ -269,17 +269,14 @@ export async function createFlowerLetter(
   const quote = priced?.ok ? priced.quote : undefined;
   const open = async () =>
     known ?? (await openFlowerLetter(ctx, request, available.product, quote, fingerprint));
-  // A request that would store a new flower letter counts against its client's unpaid-creation limit, whatever
-  // payment header it carries (a credential can only pay an order whose challenge was issued).
+  // A request that would store a new flower letter counts against its client's unpaid-creation limit.
   if (!known) {
-    const rate = await consumeRate(
-      ctx.store,
-      "unpaid",
+    const limited = await limitUnpaidCreation(
+      ctx,
       input.clientKey,
-      ctx.unpaidRateLimit ?? DEFAULT_UNPAID_RATE_LIMIT,
-      ctx.clock.now(),
+      ctx.unpaidRateLimit ?? defaultCoreConfig().unpaidRateLimit,
     );
-    if (!rate.allowed) return { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+    if (limited) return limited;
   }
 
   let credential: ReturnType<PaymentRail["readCredential"]>;

@@ -60,9 +60,10 @@ export async function resolveForm(
     });
   }
   try {
+    const lines = windowLines(order.sender, order.recipient);
     const packet = await work.buildPacket(workflow, input, {
-      sender: windowLines(order.sender, order.recipient).sender,
-      recipient: windowLines(order.sender, order.recipient).recipient ?? { lines: [] },
+      sender: lines.sender,
+      recipient: lines.recipient ?? { lines: [] },
       stage,
       clock,
     });

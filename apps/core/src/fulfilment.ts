@@ -15,10 +15,11 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
+import { todayUtc } from "@mailpiece/typesetter";
 import { formRefusalAtFulfilment } from "./forms.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
-import { letterDate, windowLines } from "./party-view.ts";
+import { windowLines } from "./party-view.ts";
 import { pdfWorkOf } from "./pdf-work.ts";
 
 export interface FulfilmentContext {
@@ -169,7 +170,7 @@ async function typesetPiece(ctx: FulfilmentContext, order: OrderRecord): Promise
       body: doc.body,
       format: doc.format,
       render: doc.render,
-      date: letterDate(ctx.clock.now()),
+      date: todayUtc(new Date(ctx.clock.now())),
       ...windowLines(order.order.sender, order.order.recipient),
     });
     const sha256 = createHash("sha256").update(result.pdf).digest("hex");

@@ -29,11 +29,6 @@ export function partyView(party: Party, international?: boolean): PartyView {
   return { name: party.name, country: party.country, address_type: "Manual", address, lines };
 }
 
-/** A letter's date line as the typesetter takes it: the UTC calendar day of `now`. */
-export function letterDate(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
-}
-
 /**
  * The window lines of a piece's parties, for the typesetter: on an international piece both end with their country.
  * Without a recipient (a campaign's shared sender), the sender's own lines.

@@ -70,7 +70,11 @@ export async function keepPreview(
 ): Promise<void> {
   const needed = expiresAt + PREVIEW_GRACE_MS;
   if ((memo?.get(sha256) ?? 0) >= needed) return;
-  if (await ctx.blobs.head(`documents:${sha256}`)) return;
+  if (await ctx.blobs.head(`documents:${sha256}`)) {
+    // An ordered document is kept for good.
+    remember(memo, sha256, Number.POSITIVE_INFINITY);
+    return;
+  }
   const index = await ctx.store.get<{ expires_at: number }>(previewIndexKey(sha256));
   let until = index?.value.expires_at ?? 0;
   // The index goes down first: a crash between the two writes leaves an entry the collector clears, never a blob.
@@ -80,10 +84,13 @@ export async function keepPreview(
   }
   if (!(await ctx.blobs.head(previewBlobKey(sha256))))
     await ctx.blobs.put(previewBlobKey(sha256), bytes, { contentType: "application/pdf" });
-  if (memo) {
-    if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
-    memo.set(sha256, until);
-  }
+  remember(memo, sha256, until);
+}
+
+function remember(memo: PreviewMemo | undefined, sha256: string, until: number): void {
+  if (!memo) return;
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+  memo.set(sha256, until);
 }
 
 /** The stored bytes of a document by content hash: an ordered document, or a preview still kept. */

@@ -49,6 +49,20 @@ export async function consumeRate(
   return { allowed: false, retryAfterSeconds: 1 };
 }
 
+/**
+ * The one rule for storing something for an unknown client (an unpaid order, a flower letter): it counts against the
+ * client's unpaid-creation limit, whatever payment header the request carries, since a credential can only pay an
+ * order whose challenge was issued. Returns the refusal, or undefined when the creation may go ahead.
+ */
+export async function limitUnpaidCreation(
+  ctx: { store: Store; clock: { now(): number } },
+  clientKey: string,
+  rule: RateLimit,
+): Promise<{ kind: "rate_limited"; retryAfterSeconds: number } | undefined> {
+  const rate = await consumeRate(ctx.store, "unpaid", clientKey, rule, ctx.clock.now());
+  return rate.allowed ? undefined : { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+}
+
 /** Counts attempts in this process only: for limits that guard work, not money, where a store write would cost more
  * than the work it guards. Several server processes each count on their own. */
 export interface LocalRateLimiter {

@@ -61,10 +61,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
             503,
             "service_busy",
             `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${busy.retryAfterSeconds} s.`,
-            {
-              headers: { "retry-after": String(busy.retryAfterSeconds) },
-              retry_after_seconds: busy.retryAfterSeconds,
-            },
+            { retry_after_seconds: busy.retryAfterSeconds },
           ),
         );
       }
@@ -343,8 +340,8 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     return withCors(Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor }));
   });
   route("GET", "/api/machine/forms/:slug/schema", (event) => {
-    const slug = decodePathSegment(event.context.params?.slug ?? "");
-    if (slug === undefined) return withCors(invalidPath());
+    // The router has refused any path whose percent-encoding is malformed (400 invalid_path in onError).
+    const slug = decodeURIComponent(event.context.params?.slug ?? "");
     const schema = core.formSchema(slug);
     if (!schema)
       return withCors(
@@ -512,15 +509,6 @@ function createResponse(
   }
 }
 
-/** A path segment decoded, or undefined when its percent-encoding is malformed. */
-function decodePathSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
 function invalidPath(): Response {
   return errorResponse(400, "invalid_path", "The path holds a malformed percent-encoding.");
 }
@@ -537,10 +525,7 @@ function rateLimited(retryAfterSeconds: number, what: string): Response {
     429,
     "rate_limited",
     `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
-    {
-      headers: { "retry-after": String(retryAfterSeconds) },
-      retry_after_seconds: retryAfterSeconds,
-    },
+    { retry_after_seconds: retryAfterSeconds },
   );
 }
 
@@ -554,9 +539,7 @@ async function floristCall<T>(call: () => Promise<T>): Promise<T | Response> {
         503,
         "florist_unavailable",
         "The florist cannot be reached; nothing was stored or charged. Try again shortly.",
-        {
-          headers: { "retry-after": "30" },
-        },
+        { retry_after_seconds: 30 },
       );
     }
     throw error;

@@ -41,7 +41,10 @@ export function errorResponse(
     ...(extra.issues ? { issues: extra.issues } : {}),
     ...(extra.retry_after_seconds === undefined ? {} : { retry_after_seconds: extra.retry_after_seconds }),
   };
-  return Response.json(body, { status, headers: { ...NO_STORE, ...extra.headers } });
+  // A body that says when to retry says it in Retry-After too, so no caller sets one without the other.
+  const retryAfter: Record<string, string> =
+    extra.retry_after_seconds === undefined ? {} : { "retry-after": String(extra.retry_after_seconds) };
+  return Response.json(body, { status, headers: { ...NO_STORE, ...retryAfter, ...extra.headers } });
 }
 
 export function validationFailed(issues: Issue[]): Response {

@@ -23,13 +23,9 @@ export async function readJsonBody(
       ),
     };
   }
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limitBytes)
-    return { ok: false, response: tooLarge(limitBytes) };
-  if (Number.isFinite(declared) && lease && !lease.reserve(declared)) return { ok: false, response: busy() };
   const raw = await readLimited(request, limitBytes, lease);
   if (raw === "busy") return { ok: false, response: busy() };
-  if (raw === undefined) return { ok: false, response: tooLarge(limitBytes) };
+  if (raw === "too_large") return { ok: false, response: tooLarge(limitBytes) };
   try {
     return {
       ok: true,
@@ -44,11 +40,20 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * The body's bytes, or why not: past `limitBytes` ("too_large"), or past the shared body budget ("busy"). Both are
+ * decided on the declared length before anything is read, and again while streaming, so a lying client is cut off.
+ */
 async function readLimited(
   request: Request,
   limitBytes: number,
   lease?: BodyLease,
-): Promise<Uint8Array | undefined | "busy"> {
+): Promise<Uint8Array | "too_large" | "busy"> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared)) {
+    if (declared > limitBytes) return "too_large";
+    if (lease && !lease.reserve(declared)) return "busy";
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -59,7 +64,7 @@ async function readLimited(
     total += value.byteLength;
     if (total > limitBytes) {
       await reader.cancel().catch(() => {});
-      return undefined;
+      return "too_large";
     }
     if (lease && !lease.reserve(total)) {
       await reader.cancel().catch(() => {});
@@ -84,7 +89,7 @@ function busy(): Response {
     503,
     "service_busy",
     "Other large requests are being read; nothing was stored or charged. Try again in 2 s.",
-    { headers: { "retry-after": "2" }, retry_after_seconds: 2 },
+    { retry_after_seconds: 2 },
   );
 }
 
@@ -106,12 +111,9 @@ export async function readMultipartFile(
   limitBytes: number,
   lease?: BodyLease,
 ): Promise<MultipartFile> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limitBytes) return { ok: false, response: tooLargeUpload() };
-  if (Number.isFinite(declared) && lease && !lease.reserve(declared)) return { ok: false, response: busy() };
   const raw = await readLimited(request, limitBytes, lease);
   if (raw === "busy") return { ok: false, response: busy() };
-  if (raw === undefined) return { ok: false, response: tooLargeUpload() };
+  if (raw === "too_large") return { ok: false, response: tooLargeUpload() };
   let form: FormData;
   try {
     form = await new Request("http://upload.local/", {

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { FetchError, parseHostAllowList } from "@mailpiece/fetch-https";
+import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
 
 /** The reference server's configuration, read from the environment (see the README's table). */
 export interface ServerConfig {
@@ -161,9 +162,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),
     uploadsPerHour: integer(env, "UPLOADS_PER_HOUR", 30, 1, 1_000_000),
     uploadBytesPerHour: integer(env, "UPLOAD_BYTES_PER_HOUR", 1024 * 1024 * 1024, 1024 * 1024, 2 ** 50),
-    pdfWorkers: integer(env, "PDF_WORKERS", Math.min(2, availableParallelism()), 0, 64),
-    pdfQueue: integer(env, "PDF_QUEUE", 64, 0, 100_000),
-    pdfDeadlineMs: integer(env, "PDF_DEADLINE_MS", 20_000, 100, 600_000),
+    pdfWorkers: integer(env, "PDF_WORKERS", Math.min(DEFAULT_THREADS, availableParallelism()), 0, 64),
+    pdfQueue: integer(env, "PDF_QUEUE", DEFAULT_MAX_QUEUE, 0, 100_000),
+    pdfDeadlineMs: integer(env, "PDF_DEADLINE_MS", DEFAULT_DEADLINE_MS, 100, 600_000),
     payments,
   };
 }

@@ -1,19 +1,12 @@
 import { TypesetterError } from "./errors.ts";
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-] as const;
+/** Dates as a letter prints them: "24 November 2026". */
+const PRINTED = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -25,10 +18,9 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function letterDate(value: unknown): string {
   const match = typeof value === "string" ? ISO_DATE.exec(value) : null;
   if (match) {
-    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-    if (month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)) {
-      return `${day} ${MONTHS[month - 1]} ${year}`;
-    }
+    const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+    // A date that does not exist (2026-02-30) rolls over to another day: the round trip tells.
+    if (todayUtc(new Date(ms)) === value) return PRINTED.format(ms);
   }
   throw new TypesetterError(
     "invalid_letter_input",
@@ -40,10 +32,4 @@ export function letterDate(value: unknown): string {
 /** Today's date in UTC, written `YYYY-MM-DD`. */
 export function todayUtc(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
-}
-
-/** Days of a month of the Gregorian calendar. */
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
