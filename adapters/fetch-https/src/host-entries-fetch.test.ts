@@ -1,37 +1,10 @@
-import type * as Net from "node:net";
-import type * as Tls from "node:tls";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostAllowList } from "./allow-list.ts";
+import { dialled } from "./dial-log.fixture.ts";
 import { FetchError } from "./errors.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 import { createSafeFetcher } from "./safe-fetcher.ts";
 import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
-
-/** Every connection the fetcher opens in this file; anything but 127.0.0.1 is refused before a packet is sent. */
-const dialled = vi.hoisted(() => [] as string[]);
-
-vi.mock("node:tls", async (importOriginal) => {
-  const actual = await importOriginal<typeof Tls>();
-  const connect = (options: Tls.ConnectionOptions) => {
-    const host = String(options.host);
-    dialled.push(host);
-    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
-    return actual.connect(options);
-  };
-  return { ...actual, connect };
-});
-
-vi.mock("node:net", async (importOriginal) => {
-  const actual = await importOriginal<typeof Net>();
-  const connect = (...args: unknown[]) => {
-    const options = args[0] as { host?: unknown } | number;
-    const host = typeof options === "object" ? String(options.host) : String(args[1]);
-    dialled.push(host);
-    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
-    return (actual.connect as (...a: unknown[]) => Net.Socket)(...args);
-  };
-  return { ...actual, connect, createConnection: connect };
-});
 
 const BODY = "%PDF-1.7\n%%EOF\n";
 /** Names the certificate covers, so that only the allowlist can refuse them. */

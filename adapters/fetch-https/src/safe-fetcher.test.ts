@@ -1,33 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import type * as Net from "node:net";
 import { createServer } from "node:net";
-import type * as Tls from "node:tls";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchError, type FetchErrorCode } from "./errors.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
 import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
-
-/** Connections to anything but 127.0.0.1 are refused before a packet is sent. */
-vi.mock("node:tls", async (importOriginal) => {
-  const actual = await importOriginal<typeof Tls>();
-  const connect = (options: Tls.ConnectionOptions) => {
-    if (String(options.host) !== "127.0.0.1") throw new Error(`test guard: refused to dial ${options.host}`);
-    return actual.connect(options);
-  };
-  return { ...actual, connect };
-});
-
-vi.mock("node:net", async (importOriginal) => {
-  const actual = await importOriginal<typeof Net>();
-  const connect = (...args: unknown[]) => {
-    const options = args[0] as { host?: unknown } | number;
-    const host = typeof options === "object" ? String(options.host) : String(args[1]);
-    if (host !== "127.0.0.1") throw new Error(`test guard: refused to dial ${host}`);
-    return (actual.connect as (...a: unknown[]) => Net.Socket)(...args);
-  };
-  return { ...actual, connect, createConnection: connect };
-});
 
 const MAX_BYTES = 64 * 1024;
 const DOCUMENT = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(20_000), Buffer.from("\n%%EOF\n")]);
