@@ -48,7 +48,9 @@ export function defineError<Code extends string>(name: string): ErrorClass<Code>
     }
 
     static isInstance(value: unknown): value is MailpieceError<Code> {
-      return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+      return (
+        typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true
+      );
     }
   }
   Object.defineProperty(Defined, "name", { value: name });
