@@ -1,3 +1,4 @@
+export * from "./florist/florist-provider-contract.ts";
 export * from "./kit.ts";
 export * from "./machine/fixtures.ts";
 export * from "./machine/http-target.ts";

@@ -1,3 +1,5 @@
+import { defineError } from "@mailpiece/errors";
+
 /**
  * Stable error codes of the safe document fetcher. Apps map them to HTTP in one place.
  * - `url_invalid`: the URL does not parse, is too long, or carries credentials (`user:pass@`).
@@ -31,35 +33,31 @@ export type FetchErrorCode =
   | "invalid_host_entry"
   | "invalid_options";
 
-const MARKER = Symbol.for("mailpiece.fetch_error");
+const BaseFetchError = defineError<FetchErrorCode>("FetchError");
 
 /**
  * The one error class of the fetch-https package. `code` is a stable wire contract; `message` is for people.
  * `status` is the HTTP status for `http_status`; `url` is the URL at fault where there is one (the redirect target
  * for `redirect_not_allowed`); `entry` is the allowlist entry at fault for `invalid_host_entry`.
  */
-export class FetchError extends Error {
-  readonly code: FetchErrorCode;
+export class FetchError extends BaseFetchError {
   readonly status: number | undefined;
   readonly url: string | undefined;
   readonly entry: string | undefined;
-  readonly [MARKER] = true;
 
   constructor(
     code: FetchErrorCode,
     message: string,
-    options?: { status?: number; url?: string; entry?: string; cause?: unknown },
+    options: { status?: number; url?: string; entry?: string; cause?: unknown } = {},
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "FetchError";
-    this.code = code;
-    this.status = options?.status;
-    this.url = options?.url;
-    this.entry = options?.entry;
+    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
+    this.status = options.status;
+    this.url = options.url;
+    this.entry = options.entry;
   }
 
   /** True for any FetchError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is FetchError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static override isInstance(value: unknown): value is FetchError {
+    return BaseFetchError.isInstance(value);
   }
 }

@@ -40,7 +40,7 @@ describe("engine errors across a thread", () => {
 
   it("a FormsError keeps its class, code, issues and message", () => {
     const issues = [{ path: "form.fields.served_on", code: "date_in_future", message: "Not in the future." }];
-    const error = crossed(new FormsError("form_invalid", "The answers are refused.", issues));
+    const error = crossed(new FormsError("form_invalid", "The answers are refused.", { issues }));
     expect(FormsError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "form_invalid", issues, message: "The answers are refused." });
   });

@@ -23,7 +23,7 @@ export function fromWireError(wire: WireError): Error {
         wire.field === undefined ? {} : { field: wire.field },
       );
     case "forms":
-      return new FormsError(wire.code, wire.message, wire.issues);
+      return new FormsError(wire.code, wire.message, { issues: wire.issues });
     default:
       return new Error(wire.message);
   }

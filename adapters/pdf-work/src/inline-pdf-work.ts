@@ -1,4 +1,4 @@
-import { buildPacket } from "@mailpiece/forms";
+import { buildPacket } from "@mailpiece/forms/packet";
 import { checkPostcard } from "@mailpiece/postcard";
 import { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
 import type { PdfWork } from "./pdf-work.ts";

@@ -15,7 +15,7 @@ describe("PdfWorkError", () => {
   it("isInstance is true for its errors, also from another copy of the class, and false otherwise", () => {
     expect(PdfWorkError.isInstance(closedError())).toBe(true);
     expect(closedError().code).toBe("pdf_work_closed");
-    const foreign = { [Symbol.for("mailpiece.pdf_work_error")]: true, code: "pdf_work_closed" };
+    const foreign = { [Symbol.for("mailpiece.error.PdfWorkError")]: true, code: "pdf_work_closed" };
     expect(PdfWorkError.isInstance(foreign)).toBe(true);
     expect(PdfWorkError.isInstance(new Error("pdf_work_closed"))).toBe(false);
     expect(PdfWorkError.isInstance(null)).toBe(false);

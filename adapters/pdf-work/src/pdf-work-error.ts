@@ -1,3 +1,5 @@
+import { defineError } from "@mailpiece/errors";
+
 /**
  * Stable error codes of the PDF work pool. Apps map them to HTTP in one place.
  * - `pdf_work_deadline`: the job ran past its deadline (counted from submission, queue time included); a worker
@@ -15,32 +17,28 @@ export type PdfWorkErrorCode =
   | "pdf_work_memory"
   | "invalid_pdf_work_options";
 
-const MARKER = Symbol.for("mailpiece.pdf_work_error");
+const BasePdfWorkError = defineError<PdfWorkErrorCode>("PdfWorkError");
 
 /** The one error class of the pdf-work package. `code` is a stable wire contract; `message` is for people. */
-export class PdfWorkError extends Error {
-  readonly code: PdfWorkErrorCode;
+export class PdfWorkError extends BasePdfWorkError {
   /** For `pdf_work_busy`: whole seconds to wait before trying again, 1 or more. */
   readonly retryAfterSeconds: number | undefined;
   /** For `invalid_pdf_work_options`: the option at fault ("threads", "maxQueue", "deadlineMs", "idleTimeoutMs"). */
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
   constructor(
     code: PdfWorkErrorCode,
     message: string,
-    options?: { retryAfterSeconds?: number; field?: string; cause?: unknown },
+    options: { retryAfterSeconds?: number; field?: string; cause?: unknown } = {},
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "PdfWorkError";
-    this.code = code;
-    this.retryAfterSeconds = options?.retryAfterSeconds;
-    this.field = options?.field;
+    super(code, message, options.cause === undefined ? {} : { cause: options.cause });
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.field = options.field;
   }
 
   /** True for any PdfWorkError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is PdfWorkError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static override isInstance(value: unknown): value is PdfWorkError {
+    return BasePdfWorkError.isInstance(value);
   }
 }
 

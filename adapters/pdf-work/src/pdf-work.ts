@@ -1,4 +1,4 @@
-import type { buildPacket } from "@mailpiece/forms";
+import type { buildPacket } from "@mailpiece/forms/packet";
 import type { checkPostcard } from "@mailpiece/postcard";
 import type { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
 

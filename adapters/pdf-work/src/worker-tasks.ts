@@ -29,8 +29,12 @@ async function postcard() {
 }
 
 async function forms() {
-  const [engine] = await Promise.all([import("@mailpiece/forms"), typesetter()]);
-  loaded.FormsError = engine.FormsError;
+  const [engine, root] = await Promise.all([
+    import("@mailpiece/forms/packet"),
+    import("@mailpiece/forms"),
+    typesetter(),
+  ]);
+  loaded.FormsError = root.FormsError;
   return engine;
 }
 

@@ -1,3 +1,6 @@
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
+import { hasMarker, markLegacy } from "./error-markers.ts";
+
 /**
  * The FloristProvider port: a florist network that sells arrangements and delivers them, with a card note, to a
  * recipient on a chosen date (the simulated florist, real florist wire services). The core reads its catalogue,
@@ -254,25 +257,24 @@ export const FLORIST_ERROR_CODES: readonly FloristErrorCode[] = Object.freeze([
   "florist_unavailable",
 ]);
 
-const MARKER = Symbol.for("mailpiece.florist_error");
+const LEGACY_MARKER = Symbol.for("mailpiece.florist_error");
+
+const FloristErrorBase = defineError<FloristErrorCode>("FloristError");
 
 /** The error of the florist port. `code` is a stable wire contract; `message` is for people. */
-export class FloristError extends Error {
-  readonly code: FloristErrorCode;
+export class FloristError extends FloristErrorBase {
   /** The argument or order field at fault, e.g. `delivery_date` or `recipient.phone`. */
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
-  constructor(code: FloristErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "FloristError";
-    this.code = code;
+  constructor(code: FloristErrorCode, message: string, options?: ErrorOptions & { field?: string }) {
+    super(code, message, options);
     this.field = options?.field;
+    markLegacy(this, LEGACY_MARKER);
   }
 
-  /** True for any FloristError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is FloristError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  /** True for any FloristError, also one created by another copy of this package (older copies included). */
+  static override isInstance(value: unknown): value is FloristError {
+    return FloristErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
   }
 }
 

@@ -1,14 +1,20 @@
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
+import { hasMarker, markLegacy } from "./error-markers.ts";
+
 /**
  * The PaymentRail port: one per payment protocol (x402, MPP, test rails). A rail turns a price into a payment
- * challenge, reads the credential a client sends back, verifies it against the same price, and settles it.
- * The core decides when to call each step; the rail never touches orders.
+ * challenge, reads the credential a client sends back, verifies it against the same price, settles it, and, when
+ * a settlement was pending or its answer was lost, confirms where it stands. The core decides when to call each
+ * step; the rail never touches orders.
  *
  * Contracts. An adapter MUST satisfy every sentence below; each has a named test in the conformance kit.
  * - `challenge` MUST be deterministic for one `Charge` apart from fields the protocol requires to be fresh (an MPP
  *   challenge id and expiry); x402 requirements for one Charge MUST be identical on every call, so a paid retry
  *   matches the 402 it answered.
- * - `readCredential` MUST return undefined when the request carries no credential of this rail, and a
- *   `PaymentError` with code `malformed_credential` when it carries one that cannot be decoded.
+ * - `parseCredential` MUST return undefined for a value that is not this rail's credential (an `Authorization`
+ *   header of another scheme), and throw a `PaymentError` with code `malformed_credential` for one that is this
+ *   rail's and cannot be decoded. `readCredential(headers)` MUST answer what `parseCredential` answers for the
+ *   value of the `credentialHeader` header, and undefined when the request has none.
  * - `verify` MUST refuse a credential whose amount, asset, currency, payee, network or resource differs from the
  *   Charge (`payment_mismatch`; `invalid_challenge` where the protocol binds those terms into the challenge, as
  *   MPP's HMAC id does), an expired one (`payment_expired`), and one whose signature or binding does not check
@@ -16,10 +22,17 @@
  * - `verify` MUST return a `replayKey` that is equal for every credential that could settle the same funds (x402:
  *   network, asset, payer and nonce; MPP: the challenge id). The core claims it atomically before `settle`, so one
  *   credential settles at most once.
+ * - `VerifiedPayment.details` MUST survive a JSON round trip: the core stores it, and `settle` and `confirm` MUST
+ *   accept it as read back.
  * - `settle` MUST be called only after `verify` succeeded and its replay key was claimed; it MUST NOT be retried
  *   for one replay key once it returned or threw an ambiguous failure, and MUST report `pending` (never success)
  *   when the outcome is not yet final.
  * - Receipt headers MUST be produced only for a successful or pending settlement, never for an error.
+ * - `confirm` MUST NOT move money. It MUST be safe to call any number of times, also concurrently and from another
+ *   process or another rail instance with the same configuration, and those calls MUST agree. It MUST answer a
+ *   full `Settlement` with status `settled` (reference, amount, settledAt and details, so that `receiptHeaders`
+ *   works) only for funds that arrived; `failed` only when they never will (the credential can no longer settle);
+ *   `pending` otherwise.
  */
 export interface PaymentRail {
   /** The protocol as named in responses and logs. */
@@ -34,7 +47,21 @@ export interface PaymentRail {
    */
   challenge(charge: Charge, failure?: PaymentError): Promise<PaymentChallenge>;
 
-  /** Reads this rail's credential from request headers (lower-cased names). */
+  /**
+   * The lower-case name of the HTTP header that carries this rail's credential: `payment-signature` for x402,
+   * `authorization` for MPP. Surfaces other than HTTP (an MCP tool argument) carry the same value under their own
+   * name and hand it to `parseCredential`.
+   */
+  readonly credentialHeader: string;
+
+  /**
+   * Reads this rail's credential from its raw transport value (the header value, or the same string passed as a
+   * tool argument): undefined when the value is not this rail's (another scheme), `PaymentError`
+   * `malformed_credential` when it is and does not decode.
+   */
+  parseCredential(value: string): PaymentCredential | undefined;
+
+  /** Reads this rail's credential from request headers: `parseCredential` of the `credentialHeader` value. */
   readCredential(headers: Headers): PaymentCredential | undefined;
 
   /** Checks the credential against the charge without moving money. */
@@ -47,16 +74,37 @@ export interface PaymentRail {
   receiptHeaders(settlement: Settlement): Record<string, string>;
 
   /**
-   * Optional capability: asks where a settlement that was `pending`, or whose answer was lost, stands now. It MUST
-   * NOT move money; it MUST answer `settled` only for funds that arrived, `failed` only when they never will, and
-   * `pending` otherwise. Rails whose settlements are always final in `settle` need not declare it.
+   * Where a settlement that was `pending`, or whose answer was lost (a crash, a timeout, an ambiguous error),
+   * stands now; see the contract. The core asks only after a settle lease has passed since settle began, so no
+   * settle of this payment is still running anywhere. A rejection means "ask again later", like `pending`.
+   * Optional for rails whose settlements are always final in `settle`.
    */
-  confirm?(payment: {
-    replayKey: string;
-    reference?: string;
-    amount_cents: number;
-  }): Promise<Settlement | { status: "pending" | "failed" }>;
+  confirm?(payment: PaymentToConfirm | LegacyPaymentToConfirm): Promise<PaymentConfirmation>;
 }
+
+/** What the core knows about a payment it asks `confirm` about. */
+export interface PaymentToConfirm {
+  replayKey: string;
+  amount_cents: number;
+  /** `VerifiedPayment.details` exactly as verify returned it, after a JSON round trip through the store. */
+  details: unknown;
+  /** The reference settle returned, when it returned one (a pending settlement). */
+  reference?: string;
+  /** When settle began, milliseconds since the epoch. */
+  startedAt: number;
+}
+
+/**
+ * @deprecated The question without `details` and `startedAt`, as older cores asked it. Rails answer it `pending`
+ * unless they can tell from what it carries; pass a `PaymentToConfirm`.
+ */
+export type LegacyPaymentToConfirm = Pick<PaymentToConfirm, "replayKey" | "amount_cents" | "reference">;
+
+/** The answer of `confirm`: the settlement when the funds arrived, or why they did not (yet). */
+export type PaymentConfirmation =
+  | Settlement
+  | { status: "pending" }
+  | { status: "failed"; code: PaymentErrorCode; message: string };
 
 /** What the buyer is asked to pay for one order. */
 export interface Charge {
@@ -92,7 +140,7 @@ export interface VerifiedPayment {
   /** Who paid, when the protocol says (an address or a DID). */
   payer?: string;
   amount_cents: number;
-  /** Rail-specific data `settle` needs. */
+  /** Rail-specific data `settle` and `confirm` need; plain JSON, so the core can store it (see the contract). */
   details: unknown;
 }
 
@@ -121,19 +169,19 @@ export type PaymentErrorCode =
   | "settlement_failed"
   | "facilitator_unavailable";
 
-const MARKER = Symbol.for("mailpiece.payment_error");
+const LEGACY_MARKER = Symbol.for("mailpiece.payment_error");
 
-export class PaymentError extends Error {
-  readonly code: PaymentErrorCode;
-  readonly [MARKER] = true;
+const PaymentErrorBase = defineError<PaymentErrorCode>("PaymentError");
 
-  constructor(code: PaymentErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "PaymentError";
-    this.code = code;
+/** The error of the payment port. `code` is a stable wire contract; `message` is for people. */
+export class PaymentError extends PaymentErrorBase {
+  constructor(code: PaymentErrorCode, message: string, options?: ErrorOptions) {
+    super(code, message, options);
+    markLegacy(this, LEGACY_MARKER);
   }
 
-  static isInstance(value: unknown): value is PaymentError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  /** True for any PaymentError, also one created by another copy of this package (older copies included). */
+  static override isInstance(value: unknown): value is PaymentError {
+    return PaymentErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
   }
 }

@@ -1,5 +1,6 @@
+import { isMailpieceError } from "@mailpiece/errors";
 import { describe, expect, it } from "vitest";
-import { isValidKey, manualClock, PortError } from "./index.ts";
+import { FloristError, isValidKey, manualClock, PaymentError, PortError, PrintError } from "./index.ts";
 
 describe("isValidKey", () => {
   it("accepts segment keys made of the allowed characters", () => {
@@ -22,6 +23,44 @@ describe("PortError", () => {
     expect(PortError.isInstance(new Error("x"))).toBe(false);
     const lookalike = Object.assign(new Error("x"), { [Symbol.for("mailpiece.port_error")]: true });
     expect(PortError.isInstance(lookalike)).toBe(true);
+  });
+});
+
+describe("the port errors", () => {
+  it("are Mailpiece errors with their names, codes, causes and issues", () => {
+    const cause = new Error("underneath");
+    const errors = [
+      new PortError("store_unavailable", "down", { cause }),
+      new PaymentError("malformed_credential", "garbled", { cause }),
+      new PrintError("invalid_job", "bad", { cause, field: "recipient.country" }),
+      new FloristError("invalid_order", "bad", { cause, field: "recipient.phone" }),
+    ];
+    expect(errors.map((e) => [e.name, e.code, String(e)])).toEqual([
+      ["PortError", "store_unavailable", "PortError: down"],
+      ["PaymentError", "malformed_credential", "PaymentError: garbled"],
+      ["PrintError", "invalid_job", "PrintError: bad"],
+      ["FloristError", "invalid_order", "FloristError: bad"],
+    ]);
+    for (const error of errors) {
+      expect(isMailpieceError(error)).toBe(true);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.cause).toBe(cause);
+      expect(error.issues).toEqual([]);
+    }
+    expect(errors[2]).toMatchObject({ field: "recipient.country" });
+    expect(errors[3]).toMatchObject({ field: "recipient.phone" });
+  });
+
+  it("recognise only their own class, also from another copy and from older copies of the package", () => {
+    const payment = new PaymentError("payment_expired", "late");
+    expect(PaymentError.isInstance(payment)).toBe(true);
+    expect(PortError.isInstance(payment)).toBe(false);
+    expect(PrintError.isInstance(new FloristError("product_unknown", "x"))).toBe(false);
+    const older = Object.assign(new Error("x"), { [Symbol.for("mailpiece.payment_error")]: true });
+    expect(PaymentError.isInstance(older)).toBe(true);
+    // An older copy recognises the errors made here by its own marker.
+    expect((payment as unknown as Record<symbol, unknown>)[Symbol.for("mailpiece.payment_error")]).toBe(true);
+    expect(Object.keys(payment).sort()).toEqual(["code", "issues", "name"]);
   });
 });
 

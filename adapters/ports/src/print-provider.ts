@@ -1,3 +1,6 @@
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
+import { hasMarker, markLegacy } from "./error-markers.ts";
+
 /**
  * The PrintProvider port: a production network that prints, envelopes and posts one mailpiece per job (the
  * simulated printer, real print-and-mail services). The core routes each job to a provider, submits it under an
@@ -234,25 +237,24 @@ const DEFINITE_REFUSALS: ReadonlySet<PrintErrorCode> = new Set<PrintErrorCode>([
   "idempotency_conflict",
 ]);
 
-const MARKER = Symbol.for("mailpiece.print_error");
+const LEGACY_MARKER = Symbol.for("mailpiece.print_error");
+
+const PrintErrorBase = defineError<PrintErrorCode>("PrintError");
 
 /** The error of the print port. `code` is a stable wire contract; `message` is for people. */
-export class PrintError extends Error {
-  readonly code: PrintErrorCode;
+export class PrintError extends PrintErrorBase {
   /** The job field at fault, for `invalid_job` and `unsupported_job` (e.g. `recipient.country`). */
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
-  constructor(code: PrintErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "PrintError";
-    this.code = code;
+  constructor(code: PrintErrorCode, message: string, options?: ErrorOptions & { field?: string }) {
+    super(code, message, options);
     this.field = options?.field;
+    markLegacy(this, LEGACY_MARKER);
   }
 
-  /** True for any PrintError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is PrintError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  /** True for any PrintError, also one created by another copy of this package (older copies included). */
+  static override isInstance(value: unknown): value is PrintError {
+    return PrintErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
   }
 }
 

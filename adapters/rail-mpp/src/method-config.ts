@@ -1,5 +1,5 @@
 import type { Charge } from "@mailpiece/ports";
-import type { Method } from "mppx";
+import type { Credential, Method, Receipt } from "mppx";
 
 /**
  * One payment method the MPP rail offers: an mppx server method plus the mapping from a Mailpiece `Charge` to
@@ -17,7 +17,27 @@ export interface MppMethodConfig {
   request(charge: Charge): Record<string, unknown>;
   /** True when the method moves no real money (development and tests). */
   readonly simulated: boolean;
+  /**
+   * Optional: where the charge of a verified credential stands, read without moving money, for the rail's
+   * `confirm` (asked only after the settle lease has passed since settle began): the receipt when the funds
+   * arrived, `failed` when they never will, `pending` otherwise. The rail answers `pending` for methods without it.
+   */
+  confirm?(question: MppConfirmQuestion): Promise<MppConfirmAnswer>;
 }
+
+/** What a method's `confirm` is asked about: the credential `verify` accepted, and what settle left behind. */
+export interface MppConfirmQuestion {
+  credential: Credential.Credential;
+  /** The reference settle returned, when it returned one. */
+  reference?: string;
+  /** When settle began, milliseconds since the epoch. */
+  startedAt: number;
+}
+
+export type MppConfirmAnswer =
+  | { status: "settled"; receipt: Receipt.Receipt }
+  | { status: "pending" }
+  | { status: "failed"; message: string };
 
 /** Integer cents as a decimal string in whole units: 1234 -> "12.34", 5 -> "0.05". */
 export function centsToDecimal(cents: number): string {

@@ -3,7 +3,7 @@ import { registerSuite } from "@mailpiece/conformance/vitest";
 import { manualClock, type PaymentChallenge } from "@mailpiece/ports";
 import { Mppx } from "mppx/client";
 import { createMppRail } from "./mpp-rail.ts";
-import { testMethod, testMethodClient } from "./test-method.ts";
+import { memoryTestLedger, type TestChargeLedger, testMethod, testMethodClient } from "./test-method.ts";
 
 const SECRET = "contract-suite-secret-of-at-least-32-bytes";
 
@@ -23,12 +23,28 @@ registerSuite(
     name: "MPP rail (test method, the mppx client)",
     async create() {
       const clock = manualClock(Date.now());
-      const rail = createMppRail({
-        realm: "mail.example.test",
-        secretKey: SECRET,
-        methods: [testMethod({ clock })],
-        clock,
-      });
+      // The charges recorded by every rail of this configuration, as a store shared by processes would hold them.
+      const shared = memoryTestLedger();
+      let fault: "lose_answer" | "fail_before" | undefined;
+      const ledger: TestChargeLedger = {
+        read: (id) => shared.read(id),
+        async record(id, receipt) {
+          const injected = fault;
+          fault = undefined;
+          if (injected === "fail_before") throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+          const recorded = await shared.record(id, receipt);
+          if (injected === "lose_answer") throw new Error("socket hang up after the charge");
+          return recorded;
+        },
+      };
+      const railOf = (methodLedger: TestChargeLedger) =>
+        createMppRail({
+          realm: "mail.example.test",
+          secretKey: SECRET,
+          methods: [testMethod({ clock, ledger: methodLedger })],
+          clock,
+        });
+      const rail = railOf(ledger);
       const client = Mppx.create({
         methods: [testMethodClient({ token: "tok_test_visa" })],
         polyfill: false,
@@ -65,6 +81,15 @@ registerSuite(
         holdSettlement: () => {
           throw new Error("the MPP test method settles at once; it has no pending state");
         },
+        another: () => railOf(shared),
+        faults: {
+          loseAnswerAfterTransfer: () => {
+            fault = "lose_answer";
+          },
+          failBeforeTransfer: () => {
+            fault = "fail_before";
+          },
+        },
         normalizeChallenge: (challenge: PaymentChallenge) => {
           const strip = (value: string) =>
             value.replace(/id="[^"]*"/, 'id=""').replace(/expires="[^"]*"/, 'expires=""');
@@ -86,6 +111,7 @@ registerSuite(
     skip: [
       "settle reports pending, never success, when the outcome is not final",
       "receipt headers exist for settled and pending settlements",
+      "confirm answers settled with the same reference or pending, never failed, after a pending settlement",
     ],
   },
 );

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createMppRail } from "./mpp-rail.ts";
 import { stripeMethod } from "./stripe-method.ts";
 import { tempoMethod } from "./tempo-method.ts";
-import { testMethod, testMethodClient } from "./test-method.ts";
+import { memoryTestLedger, testMethod, testMethodClient } from "./test-method.ts";
 
 const SECRET = "mailpiece-test-secret-of-at-least-32-bytes";
 const OTHER_SECRET = "another-secret-that-is-also-32-bytes-long";
@@ -467,5 +467,95 @@ describe("createMppRail: verify, settle, receipt", () => {
         details: {},
       }),
     ).toThrow(/settlement returned by this rail/);
+  });
+});
+
+describe("createMppRail: parseCredential", () => {
+  const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
+
+  it("reads the Authorization value itself, as readCredential does, and names its header", async () => {
+    expect(rail.credentialHeader).toBe("authorization");
+    const header = await credentialHeader(await challengeFor(rail, makeCharge()));
+    expect(rail.parseCredential(header)).toEqual(read(rail, header));
+    expect(rail.parseCredential(`Basic dXNlcjpwdw==, ${header}`)?.decoded).toEqual(
+      read(rail, header).decoded,
+    );
+  });
+
+  it("answers undefined for another scheme and refuses a Payment value that does not decode", () => {
+    expect(rail.parseCredential("Bearer abc.def")).toBeUndefined();
+    expect(rail.parseCredential("")).toBeUndefined();
+    expect(() => rail.parseCredential("Payment %%%")).toThrow(/not base64url-encoded JSON/);
+  });
+});
+
+describe("createMppRail: confirm", () => {
+  async function verifiedOn(rail: PaymentRail, charge = makeCharge()) {
+    const challenge = await challengeFor(rail, charge);
+    return { challenge, payment: await rail.verify(read(rail, await credentialHeader(challenge)), charge) };
+  }
+
+  function ask(payment: Awaited<ReturnType<PaymentRail["verify"]>>, startedAt: number) {
+    const details = JSON.parse(JSON.stringify(payment.details)) as unknown;
+    return { replayKey: payment.replayKey, amount_cents: payment.amount_cents, details, startedAt };
+  }
+
+  it("answers the recorded charge of the test method, from any rail sharing its ledger", async () => {
+    const clock = manualClock();
+    const ledger = memoryTestLedger();
+    const rail = createMppRail({
+      realm: REALM,
+      secretKey: SECRET,
+      methods: [testMethod({ clock, ledger })],
+      clock,
+    });
+    const twin = createMppRail({
+      realm: REALM,
+      secretKey: SECRET,
+      methods: [testMethod({ clock, ledger })],
+      clock,
+    });
+    const charge = makeCharge();
+    const { challenge, payment } = await verifiedOn(rail, charge);
+    const startedAt = clock.now();
+    const settlement = await rail.settle(payment, charge);
+    clock.advance(60_000);
+    for (const r of [rail, twin]) {
+      const answer = await r.confirm!(ask(payment, startedAt));
+      expect(answer).toEqual({ ...settlement, settledAt: startedAt });
+      expect((answer as typeof settlement).reference).toBe(`test_${challenge.id}`);
+    }
+    // Settling the challenge again charges nothing more: the recorded receipt comes back.
+    expect((await rail.settle(payment, charge)).details).toEqual(settlement.details);
+  });
+
+  it("answers failed for a challenge the test method never charged", async () => {
+    const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
+    const { payment } = await verifiedOn(rail);
+    const answer = await rail.confirm!(ask(payment, Date.now()));
+    expect(answer).toMatchObject({ status: "failed", code: "settlement_failed" });
+    expect((answer as { message: string }).message).toMatch(/no charge was recorded/);
+  });
+
+  it("answers pending for a method that cannot be asked, and for a question without details", async () => {
+    const { confirm: _none, ...unaskable } = testMethod();
+    const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [unaskable] });
+    const charge = makeCharge();
+    const { payment } = await verifiedOn(rail, charge);
+    await rail.settle(payment, charge);
+    expect(await rail.confirm!(ask(payment, Date.now()))).toEqual({ status: "pending" });
+    const asking = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
+    expect(await asking.confirm!({ replayKey: payment.replayKey, amount_cents: 1234 })).toEqual({
+      status: "pending",
+    });
+  });
+
+  it("refuses another payment's replay key and details it did not verify", async () => {
+    const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
+    const { payment } = await verifiedOn(rail);
+    const wrongKey = rail.confirm!({ ...ask(payment, Date.now()), replayKey: "mpp:another" });
+    expect((await rejection(wrongKey)).code).toBe("payment_mismatch");
+    const foreign = rail.confirm!({ ...ask(payment, Date.now()), details: { payload: {} } });
+    expect((await rejection(foreign)).code).toBe("method_unsupported");
   });
 });

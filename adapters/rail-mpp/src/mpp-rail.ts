@@ -3,6 +3,7 @@ import type {
   Charge,
   Clock,
   PaymentChallenge,
+  PaymentConfirmation,
   PaymentCredential,
   PaymentRail,
   Settlement,
@@ -32,7 +33,7 @@ export interface MppRailOptions {
   clock?: Clock;
 }
 
-/** What `verify` hands to `settle`. */
+/** What `verify` hands to `settle` and `confirm`: plain JSON, so the core may store it between them. */
 interface MppPaymentDetails {
   method: string;
   intent: string;
@@ -77,6 +78,30 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
     const key = methodKey(config.server.name, config.server.intent);
     if (seen.has(key)) throw new TypeError(`payment method ${key} is configured twice`);
     seen.add(key);
+  }
+
+  /**
+   * The credential in an Authorization value: undefined when no part of it uses the Payment scheme (several
+   * schemes may be joined by commas; base64url never contains one), `malformed_credential` when the Payment part
+   * does not decode.
+   */
+  function parseCredential(value: string): PaymentCredential | undefined {
+    const payment = value
+      .split(",")
+      .map((part) => part.trim())
+      .find((part) => PAYMENT_SCHEME.test(part));
+    if (payment === undefined) return undefined;
+    let decoded: Credential.Credential;
+    try {
+      decoded = Credential.deserialize(payment);
+    } catch (error) {
+      throw new PaymentError(
+        "malformed_credential",
+        "The Authorization: Payment credential is not base64url-encoded JSON with a challenge and a payload.",
+        { cause: error },
+      );
+    }
+    return { protocol: "mpp", raw: value, decoded };
   }
 
   // mppx builds and signs the challenges, so the id binding is the reference one.
@@ -141,27 +166,13 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
       return result;
     },
 
+    credentialHeader: AUTHORIZATION,
+
+    parseCredential,
+
     readCredential(headers) {
       const value = headers.get(AUTHORIZATION);
-      if (value === null) return undefined;
-      // Authorization may carry several schemes separated by commas; base64url never contains one.
-      const payment = value
-        .split(",")
-        .map((part) => part.trim())
-        .find((part) => PAYMENT_SCHEME.test(part));
-      if (payment === undefined) return undefined;
-      let decoded: Credential.Credential;
-      try {
-        decoded = Credential.deserialize(payment);
-      } catch (error) {
-        throw new PaymentError(
-          "malformed_credential",
-          "The Authorization: Payment credential is not base64url-encoded JSON with a challenge and a payload.",
-          { cause: error },
-        );
-      }
-      const credential: PaymentCredential = { protocol: "mpp", raw: value, decoded };
-      return credential;
+      return value === null ? undefined : parseCredential(value);
     },
 
     async verify(credential, charge) {
@@ -287,6 +298,50 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
       return settlement;
     },
 
+    async confirm(payment): Promise<PaymentConfirmation> {
+      // A question without the verified details cannot name the charge.
+      if (!("details" in payment) || !("startedAt" in payment)) return { status: "pending" };
+      const details = asStoredDetails(payment.details);
+      if (payment.replayKey !== `mpp:${details.credential.challenge.id}`) {
+        throw new PaymentError(
+          "payment_mismatch",
+          "The replay key does not belong to this payment's challenge.",
+        );
+      }
+      const config = findMethod(details.method, details.intent);
+      if (config === undefined) {
+        throw new PaymentError(
+          "method_unsupported",
+          `Payment method ${methodKey(details.method, details.intent)} is not offered here.`,
+        );
+      }
+      // A method that cannot be asked (its provider has no read for a charge) leaves the payment pending.
+      if (config.confirm === undefined) return { status: "pending" };
+      const answer = await config.confirm({
+        credential: details.credential,
+        startedAt: payment.startedAt,
+        ...(payment.reference !== undefined ? { reference: payment.reference } : {}),
+      });
+      if (answer.status === "pending") return { status: "pending" };
+      if (answer.status === "failed") {
+        return { status: "failed", code: "settlement_failed", message: answer.message };
+      }
+      const receipt = Receipt.Schema.parse(answer.receipt);
+      const settledAt = Date.parse(receipt.timestamp);
+      const source = details.credential.source;
+      const settlementDetails: MppSettlementDetails = { receipt };
+      const settlement: Settlement = {
+        protocol: "mpp",
+        status: "settled",
+        reference: receipt.reference,
+        amount_cents: payment.amount_cents,
+        settledAt: Number.isNaN(settledAt) ? payment.startedAt : settledAt,
+        details: settlementDetails,
+        ...(typeof source === "string" ? { payer: source } : {}),
+      };
+      return settlement;
+    },
+
     receiptHeaders(settlement) {
       const receipt = Receipt.Schema.safeParse(
         (settlement.details as Partial<MppSettlementDetails> | null)?.receipt,
@@ -349,6 +404,21 @@ function asPaymentDetails(payment: VerifiedPayment): MppPaymentDetails {
     details.credential === undefined
   ) {
     throw new PaymentError("settlement_failed", "The payment was not verified by the MPP rail.");
+  }
+  return details as MppPaymentDetails;
+}
+
+/** The details `verify` returned, read back from the store. */
+function asStoredDetails(value: unknown): MppPaymentDetails {
+  const details = value as Partial<MppPaymentDetails> | null | undefined;
+  if (
+    typeof details !== "object" ||
+    details === null ||
+    typeof details.method !== "string" ||
+    typeof details.intent !== "string" ||
+    typeof details.credential?.challenge?.id !== "string"
+  ) {
+    throw new PaymentError("method_unsupported", "The payment was not verified by the MPP rail.");
   }
   return details as MppPaymentDetails;
 }

@@ -10,16 +10,16 @@ export {
 } from "./local-facilitator.ts";
 export { formatUsd, paymentRequiredFor, requirementsFor, spendCapMessage } from "./payment-required.ts";
 export {
-  decodeBase64Json,
   decodePaymentSignature,
   type Eip3009Authorization,
   type ExactEvmPaymentPayload,
-  encodeBase64Json,
 } from "./payment-signature.ts";
 export {
+  type AuthorizationTerms,
   authorizationKey,
   memoryUsedNonces,
   SIMULATED_FACILITATOR_ADDRESS,
+  simulatedTransactionHash,
   type UsedNonces,
 } from "./simulated-usdc.ts";
 export {

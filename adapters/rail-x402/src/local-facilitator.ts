@@ -9,7 +9,14 @@ import type {
   VerifyResponse,
 } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
-import { createSimulatedUsdc, memoryUsedNonces, type UsedNonces } from "./simulated-usdc.ts";
+import type { Hex } from "viem";
+import {
+  type AuthorizationTerms,
+  createSimulatedUsdc,
+  memoryUsedNonces,
+  simulatedTransactionHash,
+  type UsedNonces,
+} from "./simulated-usdc.ts";
 import { type EvmNetwork, resolveUsdc } from "./usdc.ts";
 
 export interface LocalFacilitatorOptions {
@@ -24,18 +31,30 @@ export interface LocalFacilitatorOptions {
 }
 
 /** A facilitator that verifies real signatures and simulates settlement; for development and tests only. */
-export type LocalFacilitator = FacilitatorClient & { readonly simulated: true; readonly network: EvmNetwork };
+export type LocalFacilitator = FacilitatorClient & {
+  readonly simulated: true;
+  readonly network: EvmNetwork;
+  /**
+   * The simulated USDC's `authorizationState(authorizer, nonce)`: true when the authorization was used (its funds
+   * moved), false when it was not, undefined when it cannot tell (a `usedNonces` without `has`, and a nonce this
+   * process did not spend). Reads only.
+   */
+  authorizationState(authorizer: string, nonce: string): Promise<boolean | undefined>;
+  /** The transaction hash its settlement of an authorization has (the same in every process). */
+  transactionHash(authorization: AuthorizationTerms): Hex;
+};
 
 /**
  * An offline x402 facilitator. Verification is the reference one (@x402/evm's exact-EVM facilitator scheme:
  * scheme, network, EIP-712 domain and signature, recipient, amount, validity window, then a simulated
  * `transferWithAuthorization`), run against an in-memory USDC contract where every payer has unlimited funds.
  * Settlement "broadcasts" to that contract: a spent nonce is refused, and the transaction hash is the keccak of
- * the authorization, so it is the same for the same payment.
+ * the authorization, so it is the same for the same payment. A settlement is atomic and in this process: once
+ * `settle` has returned or thrown, an authorization whose nonce is unused was not settled.
  */
 export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalFacilitator {
   const token = resolveUsdc(options.network, options.asset);
-  const { signer } = createSimulatedUsdc({
+  const { signer, authorizationState } = createSimulatedUsdc({
     token,
     clock: options.clock ?? systemClock,
     usedNonces: options.usedNonces ?? memoryUsedNonces(),
@@ -45,6 +64,8 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
   return {
     simulated: true,
     network: token.network,
+    authorizationState,
+    transactionHash: (authorization) => simulatedTransactionHash(token, authorization),
     async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyResponse> {
       try {
         return await facilitator.verify(payload, requirements);

@@ -1,4 +1,5 @@
 import { PaymentError } from "@mailpiece/ports";
+import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 
 /** The EIP-3009 `transferWithAuthorization` a buyer signs for the x402 `exact` scheme on EVM. */
@@ -47,24 +48,6 @@ function requireString(record: Record<string, unknown>, key: string, pattern: Re
   return value;
 }
 
-/** Decodes a header value: standard base64 of UTF-8 JSON. */
-export function decodeBase64Json(value: string): unknown {
-  if (value.length === 0 || value.length > MAX_HEADER_LENGTH || !BASE64.test(value)) {
-    throw malformed("the header is not standard base64");
-  }
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(value, "base64"));
-    return JSON.parse(text);
-  } catch (error) {
-    throw malformed("the header is not base64 of UTF-8 JSON", error);
-  }
-}
-
-/** Encodes a header value: standard base64 of UTF-8 JSON. */
-export function encodeBase64Json(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), "utf8").toString("base64");
-}
-
 /**
  * Checks the shape of a decoded payment payload and returns it typed. Refuses (`malformed_credential`) anything
  * that is not x402 v2 with an `accepted` requirement and an EIP-3009 authorization with its signature.
@@ -104,7 +87,23 @@ export function parsePaymentPayload(decoded: unknown): ExactEvmPaymentPayload {
   return decoded as unknown as ExactEvmPaymentPayload;
 }
 
-/** Reads and decodes a PAYMENT-SIGNATURE header value. */
+/**
+ * Reads and decodes a PAYMENT-SIGNATURE header value with the x402 codec (standard base64 of UTF-8 JSON). Refuses
+ * (`malformed_credential`) an empty or oversized value before decoding, one that is not base64 of JSON, and one
+ * whose JSON is not an exact-EVM payment.
+ */
 export function decodePaymentSignature(value: string): ExactEvmPaymentPayload {
-  return parsePaymentPayload(decodeBase64Json(value));
+  if (value.length === 0) throw malformed("the header is empty");
+  if (value.length > MAX_HEADER_LENGTH) {
+    throw malformed(`the header is longer than ${MAX_HEADER_LENGTH} characters`);
+  }
+  // The codec's own check admits an empty value; this one admits only non-empty standard base64.
+  if (!BASE64.test(value)) throw malformed("the header is not standard base64");
+  let decoded: unknown;
+  try {
+    decoded = decodePaymentSignatureHeader(value);
+  } catch (error) {
+    throw malformed("the header is not base64 of UTF-8 JSON", error);
+  }
+  return parsePaymentPayload(decoded);
 }

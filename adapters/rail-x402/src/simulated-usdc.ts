@@ -23,9 +23,14 @@ import {
 } from "viem";
 import type { UsdcToken } from "./usdc.ts";
 
-/** Remembers spent EIP-3009 nonces; `claim` resolves true for the first claim of a key and false afterwards. */
+/**
+ * Remembers spent EIP-3009 nonces; `claim` resolves true for the first claim of a key and false afterwards. `has`
+ * reads without claiming; without it, the local facilitator knows only the nonces this process spent, and cannot
+ * tell that an authorization was never used (so `confirm` answers `pending` instead of `failed` for it).
+ */
 export interface UsedNonces {
   claim(key: string): Promise<boolean>;
+  has?(key: string): Promise<boolean>;
 }
 
 /** The calls an x402 facilitator makes on a USDC contract (FiatToken v2), plus Multicall3's `tryAggregate`. */
@@ -61,6 +66,40 @@ const TOKEN_CODE: Hex = "0x60806040";
 export const SIMULATED_FACILITATOR_ADDRESS = getAddress(
   keccak256(toHex("mailpiece:simulated-facilitator")).slice(0, 42),
 );
+
+/** The authorization fields a transfer's hash covers. */
+export interface AuthorizationTerms {
+  from: string;
+  to: string;
+  value: bigint | string;
+  validAfter: bigint | string;
+  validBefore: bigint | string;
+  nonce: string;
+}
+
+/**
+ * The transaction hash the simulated chain gives the transfer of one authorization: the keccak of the chain id,
+ * token and authorization, so the same payment always has the same hash, in any process.
+ */
+export function simulatedTransactionHash(token: UsdcToken, a: AuthorizationTerms): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      parseAbiParameters(
+        "uint256 chainId, address token, address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce",
+      ),
+      [
+        BigInt(token.chainId),
+        token.address,
+        getAddress(a.from),
+        getAddress(a.to),
+        BigInt(a.value),
+        BigInt(a.validAfter),
+        BigInt(a.validBefore),
+        a.nonce as Hex,
+      ],
+    ),
+  );
+}
 
 interface Transfer {
   from: `0x${string}`;
@@ -147,14 +186,7 @@ export function createSimulatedUsdc(options: { token: UsdcToken; clock: Clock; u
     const first = await usedNonces.claim(key);
     spent.add(key);
     if (!first) throw new Error("FiatTokenV2: authorization is used or canceled");
-    const hash = keccak256(
-      encodeAbiParameters(
-        parseAbiParameters(
-          "uint256 chainId, address token, address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce",
-        ),
-        [BigInt(token.chainId), token.address, t.from, t.to, t.value, t.validAfter, t.validBefore, t.nonce],
-      ),
-    );
+    const hash = simulatedTransactionHash(token, t);
     receipts.set(hash, {
       address: token.address,
       topics: encodeEventTopics({
@@ -200,7 +232,7 @@ export function createSimulatedUsdc(options: { token: UsdcToken; clock: Clock; u
       case "version":
         return encodeFunctionResult({ abi: usdcAbi, functionName: "version", result: token.version });
       case "authorizationState": {
-        const used = spent.has(authorizationKey(token, decoded.args[0], decoded.args[1]));
+        const used = (await authorizationState(decoded.args[0], decoded.args[1])) === true;
         return encodeFunctionResult({ abi: usdcAbi, functionName: "authorizationState", result: used });
       }
     }
@@ -242,7 +274,18 @@ export function createSimulatedUsdc(options: { token: UsdcToken; clock: Clock; u
       return isAddressEqual(address, token.address) ? TOKEN_CODE : undefined;
     },
   };
-  return { signer };
+  /**
+   * The contract's `authorizationState(authorizer, nonce)`, read from the shared spent nonces: true when the
+   * authorization was used, false when it was not, undefined when `usedNonces` cannot be read and this process
+   * did not spend it.
+   */
+  async function authorizationState(authorizer: string, nonce: string): Promise<boolean | undefined> {
+    const key = authorizationKey(token, authorizer, nonce);
+    if (spent.has(key)) return true;
+    return usedNonces.has ? usedNonces.has(key) : undefined;
+  }
+
+  return { signer, authorizationState };
 }
 
 /** Remembers spent nonces in this process only. */
@@ -253,6 +296,9 @@ export function memoryUsedNonces(): UsedNonces {
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
+    },
+    async has(key) {
+      return seen.has(key);
     },
   };
 }

@@ -2,12 +2,13 @@ import { paymentRailContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { manualClock, type PaymentChallenge } from "@mailpiece/ports";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createLocalFacilitator } from "./local-facilitator.ts";
-import { decodePaymentSignature, encodeBase64Json } from "./payment-signature.ts";
+import { decodePaymentSignature } from "./payment-signature.ts";
+import { memoryUsedNonces } from "./simulated-usdc.ts";
 import { BASE_SEPOLIA } from "./usdc.ts";
 import { createX402Rail } from "./x402-rail.ts";
 
@@ -19,7 +20,7 @@ function rewrite(
 ): Headers {
   const payload = decodePaymentSignature(headers.get("payment-signature") ?? "");
   change(payload);
-  return new Headers({ "payment-signature": encodeBase64Json(payload) });
+  return new Headers({ "payment-signature": encodePaymentSignatureHeader(payload) });
 }
 
 registerSuite(
@@ -27,12 +28,19 @@ registerSuite(
     name: "x402 rail (Base Sepolia USDC, local facilitator, reference x402 client)",
     async create() {
       const clock = manualClock(Date.now());
-      const local = createLocalFacilitator({ network: BASE_SEPOLIA, clock });
+      // Spent nonces shared by every facilitator of this chain, as a store shared by processes would hold them.
+      const usedNonces = memoryUsedNonces();
+      const local = createLocalFacilitator({ network: BASE_SEPOLIA, clock, usedNonces });
       let hold = false;
+      let fault: "lose_answer" | "fail_before" | undefined;
       const facilitator: FacilitatorClient = {
         ...local,
         async settle(payload, requirements) {
+          const injected = fault;
+          fault = undefined;
+          if (injected === "fail_before") throw new Error("connect ECONNREFUSED 127.0.0.1:9");
           const result = await local.settle(payload, requirements);
+          if (injected === "lose_answer") throw new Error("socket hang up after the transfer");
           if (!hold || !result.success) return result;
           return {
             ...result,
@@ -69,6 +77,21 @@ registerSuite(
         expire: () => clock.advance(10 * 60 * 1000),
         holdSettlement: () => {
           hold = true;
+        },
+        another: () =>
+          createX402Rail({
+            network: BASE_SEPOLIA,
+            payTo: PAY_TO,
+            facilitator: createLocalFacilitator({ network: BASE_SEPOLIA, clock, usedNonces }),
+            clock,
+          }),
+        faults: {
+          loseAnswerAfterTransfer: () => {
+            fault = "lose_answer";
+          },
+          failBeforeTransfer: () => {
+            fault = "fail_before";
+          },
         },
       };
     },

@@ -7,19 +7,20 @@ import {
   type PaymentErrorCode,
 } from "@mailpiece/ports";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
+import type { PaymentPayload } from "@x402/core/types";
 import { authorizationTypes } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { encodeAbiParameters, keccak256, parseAbiParameters, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { describe, it } from "vitest";
 import { createLocalFacilitator } from "./local-facilitator.ts";
-import {
-  decodePaymentSignature,
-  type ExactEvmPaymentPayload,
-  encodeBase64Json,
-} from "./payment-signature.ts";
+import { decodePaymentSignature, type ExactEvmPaymentPayload } from "./payment-signature.ts";
 import { BASE, BASE_SEPOLIA } from "./usdc.ts";
 import { createX402Rail, type X402RailOptions } from "./x402-rail.ts";
 
@@ -57,12 +58,17 @@ async function pay(client: x402Client, challenge: PaymentChallenge): Promise<Hea
   return new Headers(new x402HTTPClient(client).encodePaymentSignatureHeader(payload));
 }
 
+/** A PAYMENT-SIGNATURE value for any JSON, well-formed or not, with the x402 codec. */
+function encodeSignature(value: unknown): string {
+  return encodePaymentSignatureHeader(value as PaymentPayload);
+}
+
 function payloadOf(headers: Headers): ExactEvmPaymentPayload {
   return decodePaymentSignature(headers.get("payment-signature") ?? "");
 }
 
 function headersFor(payload: unknown): Headers {
-  return new Headers({ "payment-signature": encodeBase64Json(payload) });
+  return new Headers({ "payment-signature": encodeSignature(payload) });
 }
 
 /** Signs an EIP-3009 authorization directly, for windows the reference client never produces. */
@@ -220,15 +226,15 @@ describe("createX402Rail: readCredential", () => {
       "not base64 at all!",
       b64("{not json"),
       b64("[1,2,3]"),
-      encodeBase64Json({ ...good, x402Version: 1 }),
-      encodeBase64Json({ ...good, accepted: undefined }),
-      encodeBase64Json({ ...good, payload: { signature: good.payload.signature } }),
-      encodeBase64Json({ ...good, payload: { ...good.payload, signature: "0xzz" } }),
-      encodeBase64Json({
+      encodeSignature({ ...good, x402Version: 1 }),
+      encodeSignature({ ...good, accepted: undefined }),
+      encodeSignature({ ...good, payload: { signature: good.payload.signature } }),
+      encodeSignature({ ...good, payload: { ...good.payload, signature: "0xzz" } }),
+      encodeSignature({
         ...good,
         payload: { ...good.payload, authorization: { ...good.payload.authorization, nonce: "0x01" } },
       }),
-      encodeBase64Json({
+      encodeSignature({
         ...good,
         payload: { ...good.payload, authorization: { ...good.payload.authorization, value: "-5" } },
       }),
@@ -569,5 +575,93 @@ describe("createX402Rail: settle and receipts", () => {
     );
     await refused(() => rail.settle(payment, { ...charge, amount_cents: 341 }), "payment_mismatch");
     await refused(() => rail.settle({ ...payment, protocol: "mpp" }, charge), "method_unsupported");
+  });
+});
+
+describe("createX402Rail: credentials from any transport", () => {
+  it("parses the PAYMENT-SIGNATURE value itself, as readCredential does, and names its header", async () => {
+    const { rail, client } = setup();
+    assert.equal(rail.credentialHeader, "payment-signature");
+    const headers = await pay(client, await rail.challenge(charge));
+    const value = headers.get("payment-signature") ?? "";
+    assert.deepEqual(rail.parseCredential(value), rail.readCredential(headers));
+    assert.deepEqual(rail.parseCredential(` ${value} `)?.decoded, payloadOf(headers));
+  });
+
+  it("refuses an oversized value before decoding it, and a value that is not base64 JSON, with clear messages", async () => {
+    const { rail, client } = setup();
+    const good = payloadOf(await pay(client, await rail.challenge(charge)));
+    const oversized = encodeSignature({ ...good, extensions: { padding: "x".repeat(20_000) } });
+    await refused(() => rail.parseCredential(oversized), "malformed_credential", /longer than 16384/);
+    await refused(() => rail.parseCredential("%%%"), "malformed_credential", /not standard base64/);
+    await refused(
+      () => rail.parseCredential(Buffer.from("{not json").toString("base64")),
+      "malformed_credential",
+      /not base64 of UTF-8 JSON/,
+    );
+  });
+});
+
+describe("createX402Rail: confirm on the local facilitator", () => {
+  async function verified(rail: ReturnType<typeof setup>["rail"], client: x402Client) {
+    return rail.verify(rail.readCredential(await pay(client, await rail.challenge(charge)))!, charge);
+  }
+
+  function ask(payment: Awaited<ReturnType<typeof verified>>, startedAt: number) {
+    const details = JSON.parse(JSON.stringify(payment.details)) as unknown;
+    return { replayKey: payment.replayKey, amount_cents: payment.amount_cents, details, startedAt };
+  }
+
+  it("answers the settlement settle made, with its hash, payer and the time settle began", async () => {
+    const { rail, client, clock } = setup();
+    const payment = await verified(rail, client);
+    const startedAt = clock.now();
+    const settlement = await rail.settle(payment, charge);
+    clock.advance(60_000);
+    assert.deepEqual(await rail.confirm!(ask(payment, startedAt)), { ...settlement, settledAt: startedAt });
+  });
+
+  it("answers failed for an authorization it never settled, and pending when its spent nonces cannot be read", async () => {
+    const { rail, client } = setup();
+    const payment = await verified(rail, client);
+    const answer = await rail.confirm!(ask(payment, Date.now()));
+    assert.equal(answer.status, "failed");
+    assert.equal((answer as { code: string }).code, "settlement_failed");
+
+    // Two processes whose shared nonce store can only be claimed: each knows only what it spent itself.
+    const seen = new Set<string>();
+    const claimOnly = {
+      async claim(key: string) {
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      },
+    };
+    const here = setup({
+      facilitator: createLocalFacilitator({ network: BASE_SEPOLIA, usedNonces: claimOnly }),
+    });
+    const there = createX402Rail({
+      network: BASE_SEPOLIA,
+      payTo: PAY_TO,
+      facilitator: createLocalFacilitator({ network: BASE_SEPOLIA, usedNonces: claimOnly }),
+    });
+    const unsettled = await verified(here.rail, here.client);
+    assert.deepEqual(await there.confirm!(ask(unsettled, Date.now())), { status: "pending" });
+    const paid = await verified(here.rail, here.client);
+    const settlement = await here.rail.settle(paid, charge);
+    assert.equal((await here.rail.confirm!(ask(paid, Date.now()))).status, "settled");
+    assert.deepEqual(await there.confirm!(ask(paid, Date.now())), { status: "pending" });
+    assert.equal(settlement.status, "settled");
+  });
+
+  it("refuses details of another rail's token", async () => {
+    const { rail, client } = setup();
+    const payment = await verified(rail, client);
+    const onBase = createX402Rail({
+      network: BASE,
+      payTo: PAY_TO,
+      facilitator: createLocalFacilitator({ network: BASE }),
+    });
+    await refused(() => onBase.confirm!(ask(payment, Date.now())), "method_unsupported", /eip155:8453 USDC/);
   });
 });

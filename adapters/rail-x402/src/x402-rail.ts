@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type Charge,
   type Clock,
+  type PaymentConfirmation,
   PaymentError,
   type PaymentErrorCode,
   type PaymentRail,
@@ -9,15 +10,24 @@ import {
   systemClock,
   type VerifiedPayment,
 } from "@mailpiece/ports";
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { FacilitatorClient } from "@x402/core/server";
 import {
+  type Network,
   type PaymentRequirements,
   SettleError,
   type SettleResponse,
   VerifyError,
   type VerifyResponse,
 } from "@x402/core/types";
-import { getAddress, isAddressEqual } from "viem";
+import { getAddress, isAddressEqual, type PublicClient } from "viem";
+import {
+  type AuthorizationOutcome,
+  chainReader,
+  confirmOnChain,
+  confirmOnLocalLedger,
+  isLocalLedger,
+} from "./confirm-settlement.ts";
 import {
   paymentRequiredFor,
   type RequirementTerms,
@@ -27,10 +37,9 @@ import {
 import {
   decodePaymentSignature,
   type ExactEvmPaymentPayload,
-  encodeBase64Json,
   parsePaymentPayload,
 } from "./payment-signature.ts";
-import { resolveUsdc } from "./usdc.ts";
+import { resolveUsdc, type UsdcToken } from "./usdc.ts";
 
 export interface X402RailOptions {
   /** CAIP-2 network: "eip155:84532" (Base Sepolia) or "eip155:8453" (Base), or another with a known USDC. */
@@ -44,6 +53,14 @@ export interface X402RailOptions {
   /** How long a signed authorization stays valid, in seconds (default 300). */
   maxTimeoutSeconds?: number;
   clock?: Clock;
+  /**
+   * Where `confirm` reads the chain when the facilitator is not the local one: a JSON-RPC URL of `network`. Without
+   * it (or `publicClient`), `confirm` answers `pending` for a remote facilitator's settlements, since an x402
+   * facilitator has no way to ask about one.
+   */
+  rpcUrl?: string;
+  /** A viem public client on `network`, instead of `rpcUrl`. */
+  publicClient?: PublicClient;
 }
 
 /** What `verify` hands to `settle`. Plain JSON, so it may be stored between the two. */
@@ -60,6 +77,7 @@ export interface X402SettlementDetails {
   amount: string;
 }
 
+/** The header that carries an x402 credential, lower-cased. */
 export const PAYMENT_SIGNATURE_HEADER = "payment-signature";
 /** Seconds an authorization must still be valid for settlement to land (the reference facilitator's margin). */
 const SETTLEMENT_MARGIN_SECONDS = 6;
@@ -91,6 +109,8 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
   const terms: RequirementTerms = { token, payTo: getAddress(options.payTo), maxTimeoutSeconds };
   const facilitator = options.facilitator;
   const clock = options.clock ?? systemClock;
+  const chain = chainReader(options);
+  const local = isLocalLedger(facilitator) ? facilitator : undefined;
 
   function refuseForeign(protocol: string): void {
     if (protocol !== "x402") {
@@ -98,16 +118,35 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
     }
   }
 
+  function parseCredential(value: string) {
+    return { protocol: "x402" as const, raw: value, decoded: decodePaymentSignature(value.trim()) };
+  }
+
+  /** Where the authorization stands where the facilitator settles it. */
+  async function outcomeOf(
+    authorization: ExactEvmPaymentPayload["payload"]["authorization"],
+    reference: string | undefined,
+    startedAt: number,
+  ): Promise<AuthorizationOutcome> {
+    if (local) return confirmOnLocalLedger(local, authorization, startedAt);
+    if (chain) return confirmOnChain(chain, token, authorization, reference, startedAt);
+    return { status: "pending" };
+  }
+
   return {
     protocol: "x402",
     simulated: (facilitator as { simulated?: unknown }).simulated === true,
+    credentialHeader: PAYMENT_SIGNATURE_HEADER,
 
     async challenge(charge, failure) {
       const paymentRequired = paymentRequiredFor(charge, terms);
       if (failure) paymentRequired.error = failure.message;
       return {
         status: failure?.code === "facilitator_unavailable" ? 503 : 402,
-        headers: { "PAYMENT-REQUIRED": encodeBase64Json(paymentRequired), "Cache-Control": "no-store" },
+        headers: {
+          "PAYMENT-REQUIRED": encodePaymentRequiredHeader(paymentRequired),
+          "Cache-Control": "no-store",
+        },
         body: {
           ...paymentRequired,
           message: spendCapMessage(charge, token),
@@ -117,10 +156,12 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
       };
     },
 
+    // Every PAYMENT-SIGNATURE value is meant for x402, so a value that does not decode is malformed, never foreign.
+    parseCredential,
+
     readCredential(headers) {
       const raw = headers.get(PAYMENT_SIGNATURE_HEADER);
-      if (raw === null) return undefined;
-      return { protocol: "x402", raw, decoded: decodePaymentSignature(raw.trim()) };
+      return raw === null ? undefined : parseCredential(raw);
     },
 
     async verify(credential, charge) {
@@ -200,8 +241,7 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
       const details: X402PaymentDetails = { payload, requirements };
       return {
         protocol: "x402",
-        replayKey:
-          `x402:${requirements.network}:${requirements.asset}:${authorization.from}:${authorization.nonce}`.toLowerCase(),
+        replayKey: replayKeyOf(requirements, authorization),
         payer: getAddress(authorization.from),
         amount_cents: charge.amount_cents,
         details,
@@ -273,18 +313,79 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
     receiptHeaders(settlement) {
       refuseForeign(settlement.protocol);
       const details = settlementDetails(settlement);
-      const body =
+      const body: SettleResponse =
         settlement.status === "settled"
-          ? { success: true, ...details }
+          ? { success: true, ...details, network: details.network as Network }
           : {
               success: false,
               errorReason: SETTLEMENT_PENDING,
               errorMessage: "the transaction is broadcast but not yet final; do not pay again",
               ...details,
+              network: details.network as Network,
             };
-      return { "PAYMENT-RESPONSE": encodeBase64Json(body), "Cache-Control": "private" };
+      return { "PAYMENT-RESPONSE": encodePaymentResponseHeader(body), "Cache-Control": "private" };
+    },
+
+    async confirm(payment): Promise<PaymentConfirmation> {
+      // A question without the verified details cannot name the authorization.
+      if (!("details" in payment) || !("startedAt" in payment)) return { status: "pending" };
+      const { payload, requirements } = confirmableDetails(payment.details, token);
+      const authorization = payload.payload.authorization;
+      if (payment.replayKey !== replayKeyOf(requirements, authorization)) {
+        throw new PaymentError(
+          "payment_mismatch",
+          "the replay key does not belong to this payment's authorization",
+        );
+      }
+      const outcome = await outcomeOf(authorization, payment.reference, payment.startedAt);
+      if (outcome.status !== "settled") return outcome;
+      const payer = getAddress(authorization.from);
+      const details: X402SettlementDetails = {
+        network: requirements.network,
+        transaction: outcome.transaction,
+        payer,
+        amount: requirements.amount,
+      };
+      return {
+        protocol: "x402",
+        status: "settled",
+        reference: outcome.transaction,
+        payer,
+        amount_cents: payment.amount_cents,
+        settledAt: outcome.settledAt,
+        details,
+      };
     },
   };
+}
+
+/** The replay key of an authorization: network, asset, payer and nonce, lower-cased. */
+function replayKeyOf(
+  requirements: PaymentRequirements,
+  authorization: ExactEvmPaymentPayload["payload"]["authorization"],
+): string {
+  return `x402:${requirements.network}:${requirements.asset}:${authorization.from}:${authorization.nonce}`.toLowerCase();
+}
+
+/** The details `verify` returned, read back from the store, for a payment on this rail's token. */
+function confirmableDetails(value: unknown, token: UsdcToken): X402PaymentDetails {
+  const details = value as Partial<X402PaymentDetails> | null | undefined;
+  if (typeof details !== "object" || details === null || typeof details.requirements !== "object") {
+    throw new PaymentError("method_unsupported", "this payment was not verified by the x402 rail");
+  }
+  const payload = parsePaymentPayload(details.payload);
+  const requirements = details.requirements as PaymentRequirements;
+  if (
+    requirements === null ||
+    requirements.network !== token.network ||
+    typeof requirements.asset !== "string" ||
+    !/^0x[0-9a-fA-F]{40}$/.test(requirements.asset) ||
+    !isAddressEqual(requirements.asset as `0x${string}`, token.address) ||
+    typeof requirements.amount !== "string"
+  ) {
+    throw new PaymentError("method_unsupported", `this payment was not made in ${token.network} USDC`);
+  }
+  return { payload, requirements };
 }
 
 function differingFields(accepted: PaymentRequirements, expected: PaymentRequirements): string[] {

@@ -43,7 +43,17 @@ registerSuite(
       stores.set(store, opened);
       return store;
     },
+    sharedOpening(store) {
+      const opened = stores.get(store);
+      if (!opened) throw new Error("sharedOpening: not a store of this test file");
+      return {
+        module: new URL("./redis-store.ts", import.meta.url).href,
+        export: "createRedisStore",
+        options: { url: url(), prefix: opened.prefix },
+      };
+    },
   }),
+  { timeoutMs: 60_000 },
 );
 
 const blobPrefixes = new WeakMap<BlobStore, string>();

@@ -19,6 +19,11 @@ export interface CoreConfig {
   replayClaimTtlMs: number;
   /** How long a retry waits for a settlement in flight before answering settled_pending_webhook. */
   settleWaitMs: number;
+  /**
+   * How long a settle may still be running after it began (the longest a rail takes before giving up). Past it, a
+   * payment still settling was interrupted (a crash) and its rail is asked where it stands: finished or released.
+   */
+  settleLeaseMs: number;
   /** How long an unpaid draft collects duplicates (same document and parties under another request_id). */
   draftTtlMs: number;
   /** Signs preview links; without it responses carry no preview_url. */
@@ -45,6 +50,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     unpaidRateLimit: { limit: 10, windowMs: 60 * 60 * 1000 },
     replayClaimTtlMs: 7 * 24 * 60 * 60 * 1000,
     settleWaitMs: 10_000,
+    settleLeaseMs: 15_000,
     draftTtlMs: 24 * 60 * 60 * 1000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,

@@ -19,7 +19,13 @@ import { validateCampaign } from "./campaigns.ts";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
-import { createMachineOrder, getOrderStatus, requestConflict } from "./create-machine-order.ts";
+import {
+  createMachineOrder,
+  getOrderStatus,
+  orderPayable,
+  paymentContext,
+  requestConflict,
+} from "./create-machine-order.ts";
 import { createDocumentCache } from "./document-cache.ts";
 import type { ResolvedDocument } from "./documents.ts";
 import type {
@@ -27,18 +33,19 @@ import type {
   FlowerCreateInput,
   FlowerCreateOutcome,
   FlowerOrderView,
-} from "./flower-letters.ts";
+} from "./flowers/index.ts";
 import {
   createFlowerLetter,
+  flowerPayable,
   flowerRequestConflict,
   getFlowerLetter,
   retryFlowerSubmissions,
   validateFlowerLetter,
-} from "./flower-letters.ts";
+} from "./flowers/index.ts";
 import { runFulfilment } from "./fulfilment.ts";
 import { findOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
-import { reconcilePayments } from "./payment-reconciliation.ts";
+import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
@@ -141,6 +148,11 @@ export interface MailpieceCore {
     expires: string | null,
     sig: string | null,
   ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "expired" | "invalid" | "missing" }>;
+  /**
+   * Whether the core can serve: its store and blob store answer. `ok: false` names what failed (never a secret or
+   * a connection string).
+   */
+  health(): Promise<{ ok: true } | { ok: false; failing: ("store" | "blobs")[] }>;
   close(): Promise<void>;
 }
 
@@ -157,6 +169,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ids: deps.ids ?? randomIds,
     config,
     workflows,
+    rails: deps.rails ?? {},
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
@@ -171,9 +184,23 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       ? undefined
       : { ok: false, rateLimited: { retryAfterSeconds: rate.retryAfterSeconds } };
   };
+  const payments = paymentContext(ctx);
+  const flowerCtx: FlowerContext | undefined = deps.florist
+    ? {
+        store: ctx.store,
+        clock: ctx.clock,
+        ids: ctx.ids,
+        florist: deps.florist,
+        payments,
+        unpaidRateLimit: config.unpaidRateLimit,
+      }
+    : undefined;
+  const confirmers = {
+    order: confirmerOf(payments, orderPayable(ctx)),
+    ...(flowerCtx ? { flower_letter: confirmerOf(payments, flowerPayable(flowerCtx)) } : {}),
+  };
   return {
     ...ctx,
-    rails: deps.rails ?? {},
     async validateOrder({ body, raw, clientKey }) {
       const limited = await validateLimit(clientKey);
       if (limited) return limited;
@@ -215,30 +242,13 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       const found = await findOrder(ctx.store, id);
       return found?.value.campaign ? campaignView(ctx.store, found.value) : undefined;
     },
-    ...(deps.florist
-      ? {
-          flowers: flowerUseCases(validateLimit, {
-            store: ctx.store,
-            clock: ctx.clock,
-            ids: ctx.ids,
-            florist: deps.florist,
-            unpaidRateLimit: config.unpaidRateLimit,
-          }),
-        }
-      : {}),
+    ...(flowerCtx ? { flowers: flowerUseCases(validateLimit, flowerCtx) } : {}),
     async fulfil(options = {}) {
       await collectPreviews(ctx);
-      const confirmed = await reconcilePayments({ ...ctx, rails: deps.rails ?? {} });
+      const confirmed = await reconcilePayments(payments, confirmers);
       const worked =
         confirmed + (await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }));
-      const flowers = deps.florist
-        ? await retryFlowerSubmissions({
-            store: ctx.store,
-            clock: ctx.clock,
-            ids: ctx.ids,
-            florist: deps.florist,
-          })
-        : 0;
+      const flowers = flowerCtx ? await retryFlowerSubmissions(flowerCtx) : 0;
       return worked + flowers;
     },
     listForms(query) {
@@ -274,6 +284,16 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       if (verdict !== "ok") return { ok: false, reason: verdict };
       const blob = await openDocument(ctx, sha256);
       return blob ? { ok: true, bytes: blob.bytes } : { ok: false, reason: "missing" };
+    },
+    async health() {
+      const [store, blobs] = await Promise.allSettled([
+        ctx.store.get("health:probe"),
+        ctx.blobs.head("health:probe"),
+      ]);
+      const failing: ("store" | "blobs")[] = [];
+      if (store.status === "rejected") failing.push("store");
+      if (blobs.status === "rejected") failing.push("blobs");
+      return failing.length === 0 ? { ok: true } : { ok: false, failing };
     },
     async close() {
       await deps.pdfWork?.close();

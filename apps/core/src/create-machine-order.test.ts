@@ -24,10 +24,12 @@ function setup(config: Partial<CoreConfig> = {}) {
     core.createOrder({
       raw: typeof body === "string" ? body : JSON.stringify(body),
       body: typeof body === "string" ? JSON.parse(body) : body,
-      headers,
-      rail,
       clientKey,
-      resourceUrl: RESOURCE,
+      payment: {
+        rail,
+        credential: headers.get(rail.credentialHeader) ?? undefined,
+        resourceUrl: (id) => `${RESOURCE}/${id}`,
+      },
     });
   return { core, store, create };
 }

@@ -1,6 +1,5 @@
 import {
   claimDraft,
-  claimReplay,
   claimRequest,
   draftKeyOf,
   fingerprintBytes,
@@ -8,17 +7,7 @@ import {
   peekRequest,
 } from "@mailpiece/idempotency";
 import { startLifecycle } from "@mailpiece/lifecycle";
-import type { Issue } from "@mailpiece/orders";
-import type {
-  BlobStore,
-  Charge,
-  Clock,
-  IdGenerator,
-  PaymentChallenge,
-  PaymentRail,
-  Store,
-} from "@mailpiece/ports";
-import { PaymentError } from "@mailpiece/ports";
+import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
 import { campaignStatusView, spawnCampaignOrders } from "./campaign-orders.ts";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
@@ -27,7 +16,17 @@ import type { OrderRecord } from "./order-record.ts";
 import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
-import { paymentWorkKey } from "./payment-reconciliation.ts";
+import { readCredential } from "./payments/credential.ts";
+import type {
+  CreateInput,
+  CreateOutcome,
+  PaymentAttempt,
+  PaymentContext,
+  PaymentOutcome,
+} from "./payments/pay.ts";
+import { payFor } from "./payments/pay.ts";
+import type { Payable } from "./payments/payable.ts";
+import { isPaidLike } from "./payments/payment-record.ts";
 import { limitUnpaidCreation } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";
 import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
@@ -40,41 +39,20 @@ export interface OrderContext extends DocumentContext {
   clock: Clock;
   ids: IdGenerator;
   config: CoreConfig;
+  /** The payment rails of this deployment, for confirming settlements. */
+  rails: { x402?: PaymentRail; mpp?: PaymentRail };
 }
 
-export interface CreateOrderInput {
-  /** The request body exactly as received: a retry must repeat it byte for byte. */
-  raw: Uint8Array | string;
-  body: unknown;
-  headers: Headers;
-  rail: PaymentRail;
-  /** Who is asking, for the unpaid-creation rate limit (the client IP). */
-  clientKey: string;
-  /** Absolute URL of the create endpoint; each charge names the order under it (`<resourceUrl>/<order id>`). */
-  resourceUrl: string;
-}
+export type CreateOrderInput = CreateInput;
+export type CreateOrderOutcome = CreateOutcome<OrderStatusView>;
 
-export type CreateOrderOutcome =
-  | { kind: "invalid"; issues: Issue[] }
-  | { kind: "conflict"; code: "request_id_conflict"; message: string }
-  | { kind: "rate_limited"; retryAfterSeconds: number }
-  | {
-      kind: "payment_required";
-      challenge: PaymentChallenge;
-      order: OrderStatusView;
-      /** The SHA-256 of the PDF that will print, for a preview link; absent for a campaign (no one PDF prints). */
-      document_sha256?: string;
-      error?: { code: string; message: string };
-    }
-  /** 202: settled (or settling), the order is durable and queued. */
-  | { kind: "accepted"; order: OrderStatusView; receiptHeaders: Record<string, string> }
-  /** 200: this logical order was already paid; nothing was charged now. */
-  | { kind: "already_paid"; order: OrderStatusView; receiptHeaders: Record<string, string> };
-
-const PAID_LIKE = new Set(["paid", "settled_pending_webhook", "settling"]);
-
-function hasCredential(headers: Headers): boolean {
-  return headers.has("payment-signature") || /^\s*payment\s/i.test(headers.get("authorization") ?? "");
+/** True when the request carries a credential of its rail (a malformed one included). */
+function hasCredential(attempt: PaymentAttempt): boolean {
+  try {
+    return readCredential(attempt.rail, attempt.credential) !== undefined;
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -99,10 +77,12 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   const known =
     seen?.kind === "replay" ? (await loadOrder(ctx.store, seen.claim.order_id))?.value : undefined;
   // The identical body of an order already paid: answer from the order, without preparing the document again.
-  if (known && PAID_LIKE.has(known.payment_status)) return settledAnswer(ctx, known.id);
+  if (known && isPaidLike(known.payment_status)) {
+    return answer(await payFor(paymentContext(ctx), orderPayable(ctx), known, input.payment));
+  }
 
   // Forms are re-checked at the stage the order is at: checkout when asking for the price, payment when paying.
-  const stage = hasCredential(input.headers) ? "payment" : "checkout";
+  const stage = hasCredential(input.payment) ? "payment" : "checkout";
   const preparation = await prepareOrder(
     input.body,
     known ? { ...ctx, stage, orderId: known.id } : { ...ctx, stage },
@@ -119,146 +99,75 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
     if (limited) return limited;
   }
 
-  let credential: ReturnType<PaymentRail["readCredential"]>;
-  try {
-    credential = input.rail.readCredential(input.headers);
-  } catch (error) {
-    if (!PaymentError.isInstance(error)) throw error;
-    const opened = await open();
-    if (opened === "conflict") return conflict(requestId);
-    return challengeFor(input, opened, error);
-  }
-
-  if (!credential) {
-    const opened = await open();
-    if (opened === "conflict") return conflict(requestId);
-    if (PAID_LIKE.has(opened.payment_status)) return settledAnswer(ctx, opened.id);
-    const used = await bindUpload(ctx, prepared, opened.id);
-    if (used) return used;
-    return challengeFor(input, opened);
-  }
-
   const record = await open();
   if (record === "conflict") return conflict(requestId);
-  const used = await bindUpload(ctx, prepared, record.id);
-  if (used) return used;
-  if (PAID_LIKE.has(record.payment_status)) return settledAnswer(ctx, record.id);
-  const charge = chargeFor(record, input.resourceUrl);
-
-  let verified: Awaited<ReturnType<PaymentRail["verify"]>>;
-  try {
-    verified = await input.rail.verify(credential, charge);
-  } catch (error) {
-    if (!PaymentError.isInstance(error)) throw error;
-    await noteFailure(ctx, record.id, error.code, error.message);
-    return challengeFor(input, record, error);
+  if (!isPaidLike(record.payment_status)) {
+    const used = await bindUpload(ctx, prepared, record.id);
+    if (used) return used;
   }
+  return answer(await payFor(paymentContext(ctx), orderPayable(ctx), record, input.payment));
+}
 
-  const replay = await claimReplay(ctx.store, {
-    replay_key: verified.replayKey,
-    order_id: record.id,
-    now: ctx.clock.now(),
-    ttlMs: ctx.config.replayClaimTtlMs,
-  });
-  if (replay.kind === "taken") {
-    if (replay.claim.order_id === record.id) {
-      // The same credential is being settled by a concurrent request for this order: answer with its outcome.
-      return settledAnswer(ctx, record.id, (order) => challengeFor(input, order));
-    }
-    return challengeFor(
-      input,
-      record,
-      new PaymentError(
-        "payment_replayed",
-        "This payment credential was already used for another order. Pay the new challenge.",
-      ),
-    );
-  }
+/** The payment flow's view of a machine order: paid, it is queued for printing (a campaign spawns its pieces). */
+export function orderPayable(ctx: OrderContext): Payable<OrderRecord> {
+  return {
+    kind: "order",
+    load: async (id) => (await loadOrder(ctx.store, id))?.value,
+    update: (id, change) => updateOrder(ctx.store, id, ctx.clock.now, change),
+    charge: (record) => ({
+      amount_cents: record.quote.price_cents,
+      currency: "usd",
+      description: `Mailpiece ${record.order.mailpiece_type}, ${record.document.page_count} page${record.document.page_count === 1 ? "" : "s"}, order ${record.id}`,
+      order_ref: record.id,
+    }),
+    onSettled(record, at) {
+      record.status = "queued";
+      addStep(record, "payment_received", at);
+      if (!record.campaign)
+        record.lifecycle ??= startLifecycle({ source: "payment", at, id: ctx.ids.uuid() });
+    },
+    async afterPaid(record) {
+      let paid = record;
+      if (paid.campaign && paid.campaign.child_ids.length === 0) {
+        // A paid campaign mails its pieces as orders of their own.
+        const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());
+        paid = await updateOrder(ctx.store, paid.id, ctx.clock.now, (o) => ({
+          ...o,
+          campaign: { ...o.campaign!, child_ids: children },
+        }));
+      } else if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
+      // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
+      await ctx.store.delete(draftKeyOf(paid.draft_key));
+      return paid;
+    },
+  };
+}
 
-  const startedAt = ctx.clock.now();
-  // Noted before any money moves: if the answer of the settlement is lost (a crash, a timeout), the payment
-  // reconciler finds this order and asks the rail where the settlement stands.
-  await ctx.store.create(paymentWorkKey(record.id), { order_id: record.id });
-  let mine = false;
-  await updateOrder(ctx.store, record.id, ctx.clock.now, (order) => {
-    // Decided afresh on every attempt: a retry after a lost race must see the winner's payment, not its own.
-    mine = order.payment_status === "unpaid";
-    if (!mine) return undefined;
-    order.payment_status = "settling";
-    order.payment = {
-      protocol: input.rail.protocol,
-      replay_key: verified.replayKey,
-      status: "settling",
-      amount_cents: verified.amount_cents,
-      started_at: startedAt,
-      ...(verified.payer === undefined ? {} : { payer: verified.payer }),
+/** The payment flow's settings, from the core's configuration. */
+export function paymentContext(ctx: OrderContext): PaymentContext {
+  return {
+    store: ctx.store,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    rails: ctx.rails,
+    replayClaimTtlMs: ctx.config.replayClaimTtlMs,
+    settleWaitMs: ctx.config.settleWaitMs,
+    settleLeaseMs: ctx.config.settleLeaseMs,
+  };
+}
+
+function answer(outcome: PaymentOutcome<OrderRecord>): CreateOrderOutcome {
+  const order = orderStatusView(outcome.record);
+  if (outcome.kind === "payment_required") {
+    return {
+      kind: "payment_required",
+      challenge: outcome.challenge,
+      order,
+      ...(outcome.record.campaign ? {} : { document_sha256: outcome.record.document.sha256 }),
+      ...(outcome.error ? { error: outcome.error } : {}),
     };
-    return order;
-  });
-  // Another credential for the same order got there first: this one moves no money.
-  if (!mine) return settledAnswer(ctx, record.id, (order) => challengeFor(input, order));
-
-  let settlement: Awaited<ReturnType<PaymentRail["settle"]>>;
-  try {
-    settlement = await input.rail.settle(verified, charge);
-  } catch (error) {
-    if (PaymentError.isInstance(error) && error.code === "settlement_failed") {
-      const failed = await updateOrder(ctx.store, record.id, ctx.clock.now, (order) => {
-        order.payment_status = "unpaid";
-        if (order.payment)
-          order.payment = {
-            ...order.payment,
-            status: "failed",
-            failure: { code: error.code, message: error.message },
-          };
-        order.payment_failures.push({ code: error.code, message: error.message, at: ctx.clock.now() });
-        return order;
-      });
-      return challengeFor(input, failed, error);
-    }
-    // The outcome is unknown: keep the order as settling; it is reconciled, never charged again.
-    const pending = await loadOrder(ctx.store, record.id);
-    return { kind: "accepted", order: orderStatusView(pending!.value), receiptHeaders: {} };
   }
-
-  const receiptHeaders = input.rail.receiptHeaders(settlement);
-  const paid = await updateOrder(ctx.store, record.id, ctx.clock.now, (order) => {
-    order.payment_status = settlement.status === "settled" ? "paid" : "settled_pending_webhook";
-    order.payment = {
-      protocol: settlement.protocol,
-      replay_key: verified.replayKey,
-      status: settlement.status,
-      reference: settlement.reference,
-      amount_cents: settlement.amount_cents,
-      started_at: startedAt,
-      settled_at: settlement.settledAt,
-      receipt_headers: receiptHeaders,
-      ...(settlement.payer === undefined ? {} : { payer: settlement.payer }),
-    };
-    if (settlement.status === "settled") {
-      order.status = "queued";
-      addStep(order, "payment_received", settlement.settledAt);
-      if (!order.campaign)
-        order.lifecycle ??= startLifecycle({
-          source: "payment",
-          at: settlement.settledAt,
-          id: ctx.ids.uuid(),
-        });
-    }
-    return order;
-  });
-  if (paid.payment_status === "paid") await ctx.store.delete(paymentWorkKey(paid.id));
-  if (paid.campaign && paid.payment_status === "paid") {
-    // A paid campaign mails its pieces as orders of their own.
-    const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());
-    await updateOrder(ctx.store, paid.id, ctx.clock.now, (o) => ({
-      ...o,
-      campaign: { ...o.campaign!, child_ids: children },
-    }));
-  } else if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
-  // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
-  await ctx.store.delete(draftKeyOf(paid.draft_key));
-  return { kind: "accepted", order: orderStatusView(paid), receiptHeaders };
+  return { kind: outcome.kind, order, receiptHeaders: outcome.receiptHeaders };
 }
 
 /** An upload token serves one order: bind it to this one, or refuse when another order has it. */
@@ -284,74 +193,6 @@ function conflict(requestId: string): CreateOrderOutcome {
     code: "request_id_conflict",
     message: `request_id ${requestId} was already used with a different body. Retry with the byte-for-byte identical body, or use a new request_id for a new mailing.`,
   };
-}
-
-function chargeFor(record: OrderRecord, resourceUrl: string): Charge {
-  return {
-    amount_cents: record.quote.price_cents,
-    currency: "usd",
-    // The order's own URL: a payment signed for one order names it, and cannot pay another at the same price.
-    resource_url: `${resourceUrl}/${record.id}`,
-    description: `Mailpiece ${record.order.mailpiece_type}, ${record.document.page_count} page${record.document.page_count === 1 ? "" : "s"}, order ${record.id}`,
-    order_ref: record.id,
-  };
-}
-
-async function challengeFor(
-  input: CreateOrderInput,
-  record: OrderRecord,
-  error?: PaymentError,
-): Promise<CreateOrderOutcome> {
-  const challenge = await input.rail.challenge(chargeFor(record, input.resourceUrl), error);
-  return {
-    kind: "payment_required",
-    challenge,
-    order: orderStatusView(record),
-    ...(record.campaign ? {} : { document_sha256: record.document.sha256 }),
-    ...(error ? { error: { code: error.code, message: error.message } } : {}),
-  };
-}
-
-async function noteFailure(ctx: OrderContext, id: string, code: string, message: string): Promise<void> {
-  await updateOrder(ctx.store, id, ctx.clock.now, (order) => {
-    order.payment_failures = [...order.payment_failures, { code, message, at: ctx.clock.now() }].slice(-20);
-    return order;
-  });
-}
-
-/**
- * The answer for an order whose payment went through or is going through: waits a little for a settlement in
- * flight, then 200 when paid, or 202 with settled_pending_webhook while it is still being confirmed.
- */
-async function settledAnswer(
-  ctx: OrderContext,
-  id: string,
-  ifUnpaid?: (order: OrderRecord) => Promise<CreateOrderOutcome>,
-): Promise<CreateOrderOutcome> {
-  const deadline = Date.now() + ctx.config.settleWaitMs;
-  for (;;) {
-    const current = (await loadOrder(ctx.store, id))!.value;
-    if (current.payment_status === "paid") {
-      return {
-        kind: "already_paid",
-        order: orderStatusView(current),
-        receiptHeaders: current.payment?.receipt_headers ?? {},
-      };
-    }
-    // A payment for this order is in flight (its credential was claimed a moment ago): wait for its outcome.
-    const inFlight =
-      current.payment_status === "settling" ||
-      (ifUnpaid !== undefined && current.payment_status === "unpaid");
-    if (!inFlight || Date.now() >= deadline) {
-      if (current.payment_status === "unpaid" && ifUnpaid) return ifUnpaid(current);
-      return {
-        kind: "accepted",
-        order: orderStatusView(current),
-        receiptHeaders: current.payment?.receipt_headers ?? {},
-      };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /**

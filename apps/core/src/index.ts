@@ -1,20 +1,28 @@
-export * from "./campaign-orders.ts";
-export * from "./campaigns.ts";
-export * from "./config.ts";
-export * from "./core.ts";
-export * from "./create-machine-order.ts";
-export * from "./documents.ts";
-export * from "./errors.ts";
-export * from "./flower-letters.ts";
-export * from "./forms.ts";
-export * from "./fulfilment.ts";
-export * from "./order-record.ts";
-export * from "./order-status.ts";
-export * from "./party-view.ts";
-export * from "./payment-reconciliation.ts";
-export * from "./pdf-work.ts";
-export * from "./previews.ts";
-export * from "./quote-order.ts";
-export * from "./rate-limit.ts";
-export * from "./uploads.ts";
-export * from "./validate-order.ts";
+// The core's public API: the use cases every surface shares (through `createMailpieceCore`) and the types a surface
+// maps to its transport. Everything else is internal to the core.
+export type { CampaignView } from "./campaign-orders.ts";
+export type { CampaignValidationView } from "./campaigns.ts";
+export type { CoreConfig } from "./config.ts";
+export { defaultCoreConfig } from "./config.ts";
+export type { CoreDeps, MailpieceCore, RateLimited, ValidateInput, ValidateOutcome } from "./core.ts";
+export { createMailpieceCore } from "./core.ts";
+export type { CreateOrderInput, CreateOrderOutcome } from "./create-machine-order.ts";
+export { MAX_REQUEST_IDS_PER_ORDER } from "./create-machine-order.ts";
+export type { CoreErrorCode } from "./errors.ts";
+export { CoreError } from "./errors.ts";
+export type {
+  FlowerCreateInput,
+  FlowerCreateOutcome,
+  FlowerOrderView,
+  FlowerQuoteBreakdown,
+  FlowerQuoteView,
+} from "./flowers/index.ts";
+export type { OrderStatusView } from "./order-status.ts";
+export type { PartyView } from "./party-view.ts";
+export type { PaymentAttempt, PaymentOutcome } from "./payments/pay.ts";
+export type { PaymentStatus } from "./payments/payment-record.ts";
+export { documentWorkBusy } from "./pdf-work.ts";
+export type { QuoteView } from "./quote-order.ts";
+export type { UploadError, UploadSlotOutcome } from "./uploads.ts";
+export { UPLOAD_MESSAGES } from "./uploads.ts";
+export type { OrderValidationView } from "./validate-order.ts";

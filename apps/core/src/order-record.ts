@@ -1,18 +1,11 @@
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import type { NormalizedOrder } from "@mailpiece/orders";
 import type { Store, StoredRecord } from "@mailpiece/ports";
-import { PortError } from "@mailpiece/ports";
+import type { PaymentRecord, PaymentStatus } from "./payments/payment-record.ts";
 import type { QuoteView } from "./quote-order.ts";
+import { updateRecord } from "./records.ts";
 
-/** Where an order stands with its money. */
-export type PaymentStatus =
-  /** No payment yet: a 402 challenge is what the buyer gets. */
-  | "unpaid"
-  /** A credential was accepted and settlement started; its outcome is being confirmed. */
-  | "settling"
-  /** Settlement is still being verified; poll status and do not pay again. */
-  | "settled_pending_webhook"
-  | "paid";
+export type { PaymentRecord, PaymentStatus };
 
 /** Status steps reported to agents (spec 1), each at most once, in the order they happened. */
 export type StatusStep =
@@ -25,20 +18,6 @@ export type StatusStep =
   | "canceled"
   | "refunded"
   | "abandoned";
-
-export interface PaymentRecord {
-  protocol: "x402" | "mpp";
-  replay_key: string;
-  status: "settling" | "settled" | "pending" | "failed";
-  reference?: string;
-  payer?: string;
-  amount_cents: number;
-  started_at: number;
-  settled_at?: number;
-  /** What the rail needs to rebuild the receipt headers for a replay. */
-  receipt_headers?: Record<string, string>;
-  failure?: { code: string; message: string };
-}
 
 /** A machine order as stored: the request as validated, the document, the price, the money and the steps. */
 export interface OrderRecord {
@@ -101,27 +80,13 @@ export async function findOrder(
  * Applies `change` to the stored order with compare-and-set, re-reading and re-applying on a conflict, so
  * concurrent updates never lose each other. `change` returns undefined to leave the order as it is.
  */
-export async function updateOrder(
+export function updateOrder(
   store: Store,
   id: string,
   now: () => number,
   change: (order: OrderRecord) => OrderRecord | undefined,
 ): Promise<OrderRecord> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const current = await loadOrder(store, id);
-    if (!current) throw new Error(`order ${id} vanished`);
-    const next = change(structuredClone(current.value));
-    if (!next) return current.value;
-    next.updated_at = now();
-    try {
-      const saved = await store.put<OrderRecord>(orderKey(id), next, { ifVersion: current.version });
-      return saved.value;
-    } catch (error) {
-      if (PortError.isInstance(error) && error.code === "version_conflict") continue;
-      throw error;
-    }
-  }
-  throw new Error(`order ${id} is too contended to update`);
+  return updateRecord(store, orderKey(id), now, change);
 }
 
 export function addStep(order: OrderRecord, step: StatusStep, at: number): void {

@@ -1,16 +1,23 @@
-import type { CreateOrderOutcome, MailpieceCore } from "@mailpiece/core";
-import { campaignPage, documentWorkBusy, UPLOAD_MESSAGES } from "@mailpiece/core";
+import type { CreateOrderOutcome, MailpieceCore, PaymentAttempt } from "@mailpiece/core";
+import { UPLOAD_MESSAGES } from "@mailpiece/core";
+import { createSchemaCheck } from "@mailpiece/orders";
 import type { PaymentRail } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
-import type { H3Event } from "h3";
-import { getRequestIP, H3 } from "h3";
-import type { BodyLease } from "./body-budget.ts";
-import { createBodyBudget } from "./body-budget.ts";
-import { preflight, withCors } from "./cors.ts";
-import { errorResponse, validationFailed } from "./errors.ts";
-import { buildOpenApi } from "./openapi.ts";
-import { readJsonBody, readMultipartFile } from "./read-json.ts";
-import { uploadRequestIssues } from "./upload-request.ts";
+import type { H3Event, HTTPError, Middleware } from "h3";
+import { getRequestIP, H3, noContent, onError } from "h3";
+import { createBodyBudget, holdBodyBudget, leaseOf } from "./body-budget.ts";
+import { campaignPage } from "./campaign-page.ts";
+import { cors } from "./cors.ts";
+import { answerMachineError, MachineError, rateLimited, validationFailed } from "./errors.ts";
+import { buildOpenApi, buildX402Manifest } from "./openapi.ts";
+import {
+  FLOWER_BODY_BYTES,
+  mediaType,
+  readJsonBody,
+  readUploadedFile,
+  UPLOAD_SLOT_BODY_BYTES,
+} from "./read-json.ts";
+import { UploadSlotRequest } from "./schemas.ts";
 
 export interface MachineAppOptions {
   /** Absolute base URL used in links, challenges and discovery documents. */
@@ -30,6 +37,21 @@ export const MACHINE_DEFAULTS = {
   maxInflightBodyBytes: 96 * 1024 * 1024,
 } as const;
 
+/**
+ * The payment part of a create request: the rail's credential as the client sent it in the rail's own header, and
+ * each order's URL under the create endpoint (the charge names the order it pays for).
+ */
+function paymentOf(event: H3Event, rail: PaymentRail, createUrl: string): PaymentAttempt {
+  return {
+    rail,
+    credential: event.req.headers.get(rail.credentialHeader) ?? undefined,
+    resourceUrl: (id) => `${createUrl}/${id}`,
+  };
+}
+
+/** Checks the JSON body that opens an upload slot. */
+const uploadSlotIssues = createSchemaCheck(UploadSlotRequest);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Family = "x402" | "mpp";
 
@@ -41,87 +63,62 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     maxBodyBytes: options.maxBodyBytes,
     rails: core.rails,
     flowers: core.flowers !== undefined,
+    orderBounds: core.config.bounds,
+    maxPdfBytes: core.config.maxPdfBytes,
   });
   const openapiText = JSON.stringify(openapi);
 
   const clientKeyOf = (event: H3Event) =>
     getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown";
 
-  const app = new H3({
-    onError(error) {
-      if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
-      if (error.status === 405)
-        return errorResponse(405, "method_not_allowed", "This method is not allowed here.");
-      // The router refuses a path it cannot decode (a malformed percent-encoding) before any handler runs.
-      if (error.status === 400) return withCors(invalidPath());
-      const busy = documentWorkBusy(error);
-      if (busy) {
-        return withCors(
-          errorResponse(
-            503,
-            "service_busy",
-            `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${busy.retryAfterSeconds} s.`,
-            { retry_after_seconds: busy.retryAfterSeconds },
-          ),
-        );
-      }
-      options.onUnexpectedError?.(error.cause ?? error);
-      return errorResponse(
-        500,
-        "internal_error",
-        "Something failed on our side; the request changed nothing.",
-      );
-    },
-  });
+  const answerError = (error: HTTPError) => answerMachineError(error, options.onUnexpectedError);
+  const app = new H3({ onError: answerError });
+  /** Every route answers its errors and CORS itself, so both hold when the app is mounted in another. */
+  const answering: Middleware[] = [onError(answerError), cors];
+  const budget = createBodyBudget(options.maxInflightBodyBytes ?? MACHINE_DEFAULTS.maxInflightBodyBytes);
+  const reading: Middleware[] = [...answering, holdBodyBudget(budget)];
 
   const validate = async (event: H3Event) => {
-    const body = await readJsonBody(event.req, options.maxBodyBytes, leases.get(event));
-    if (!body.ok) return withCors(body.response);
+    const body = await readJsonBody(event, options.maxBodyBytes, leaseOf(event));
     const outcome = await core.validateOrder({
       body: body.value,
       raw: body.raw,
       clientKey: clientKeyOf(event),
     });
     if (!outcome.ok) {
-      if ("rateLimited" in outcome)
-        return withCors(rateLimited(outcome.rateLimited.retryAfterSeconds, "validations"));
+      if ("rateLimited" in outcome) throw rateLimited(outcome.rateLimited.retryAfterSeconds, "validations");
       if ("conflict" in outcome && outcome.conflict) {
-        return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
+        throw new MachineError(outcome.conflict.code, outcome.conflict.message);
       }
-      return withCors(validationFailed(outcome.issues ?? []));
+      throw validationFailed(outcome.issues ?? []);
     }
     if (outcome.view.object === "campaign_validation") {
-      return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+      return Response.json(outcome.view, { headers: { "cache-control": "no-store" } });
     }
     const { preview_path, ...view } = outcome.view;
     const answer = preview_path ? { ...view, preview_url: `${publicUrl}${preview_path}` } : view;
-    return withCors(Response.json(answer, { headers: { "cache-control": "no-store" } }));
+    return Response.json(answer, { headers: { "cache-control": "no-store" } });
   };
 
   const upload = async (event: H3Event, token?: string) => {
-    const type = (event.req.headers.get("content-type") ?? "").toLowerCase();
-    if (!token && type.startsWith("application/json")) {
-      const body = await readJsonBody(event.req, 64 * 1024, leases.get(event));
-      if (!body.ok) return withCors(body.response);
-      const issues = uploadRequestIssues(body.value);
-      if (issues.length > 0) return withCors(validationFailed(issues));
+    const type = mediaType(event);
+    if (!token && type === "application/json") {
+      const body = await readJsonBody(event, UPLOAD_SLOT_BODY_BYTES, leaseOf(event));
+      const issues = uploadSlotIssues(body.value);
+      if (issues.length > 0) throw validationFailed(issues);
       const v = body.value as { file_name: string; content_type: string; content_length: number };
       const opened = await core.createUpload({ ...v, clientKey: clientKeyOf(event) });
-      if (!opened.ok) return withCors(rateLimited(opened.retryAfterSeconds, "uploads"));
+      if (!opened.ok) throw rateLimited(opened.retryAfterSeconds, "uploads");
       const { upload_path, ...rest } = opened.slot;
-      return withCors(Response.json({ ...rest, upload_url: `${publicUrl}${upload_path}` }, { status: 201 }));
+      return Response.json({ ...rest, upload_url: `${publicUrl}${upload_path}` }, { status: 201 });
     }
-    if (!type.startsWith("multipart/form-data")) {
-      return withCors(
-        errorResponse(
-          415,
-          "unsupported_media_type",
-          "Upload the PDF as multipart/form-data in the field `file` (or `pdf`, `pdfFile`).",
-        ),
+    if (type !== "multipart/form-data") {
+      throw new MachineError(
+        "unsupported_media_type",
+        "Upload the PDF as multipart/form-data in the field `file` (or `pdf`, `pdfFile`).",
       );
     }
-    const file = await readMultipartFile(event.req, core.config.maxPdfBytes + 64 * 1024, leases.get(event));
-    if (!file.ok) return withCors(file.response);
+    const file = await readUploadedFile(event, core.config.maxPdfBytes, leaseOf(event));
     let slotToken = token;
     if (!slotToken) {
       const opened = await core.createUpload({
@@ -130,196 +127,156 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         content_length: file.bytes.byteLength,
         clientKey: clientKeyOf(event),
       });
-      if (!opened.ok) return withCors(rateLimited(opened.retryAfterSeconds, "uploads"));
+      if (!opened.ok) throw rateLimited(opened.retryAfterSeconds, "uploads");
       slotToken = opened.slot.upload_token;
     }
     const filled = await core.fillUpload(slotToken, file.bytes);
     if (!filled.ok) {
-      const status =
-        filled.error === "upload_token_invalid" ? 404 : filled.error === "upload_too_large" ? 413 : 422;
-      return withCors(
-        errorResponse(
-          status,
-          status === 422 ? "validation_failed" : status === 404 ? "not_found" : "payload_too_large",
-          UPLOAD_MESSAGES[filled.error],
-          {
-            issues: [{ path: "file", code: filled.error, message: UPLOAD_MESSAGES[filled.error] }],
-          },
-        ),
-      );
+      const code =
+        filled.error === "upload_token_invalid"
+          ? "not_found"
+          : filled.error === "upload_too_large"
+            ? "payload_too_large"
+            : "validation_failed";
+      throw new MachineError(code, UPLOAD_MESSAGES[filled.error], {
+        issues: [{ path: "file", code: filled.error, message: UPLOAD_MESSAGES[filled.error] }],
+      });
     }
-    return withCors(
-      Response.json(
-        {
-          object: "upload",
-          upload_token: slotToken,
-          status: "uploaded",
-          file_name: filled.record.file_name,
-          size: filled.record.size,
-          sha256: filled.record.sha256,
-          expires_at: new Date(filled.record.expires_at).toISOString(),
-        },
-        { status: 201 },
-      ),
+    return Response.json(
+      {
+        object: "upload",
+        upload_token: slotToken,
+        status: "uploaded",
+        file_name: filled.record.file_name,
+        size: filled.record.size,
+        sha256: filled.record.sha256,
+        expires_at: new Date(filled.record.expires_at).toISOString(),
+      },
+      { status: 201 },
     );
   };
 
   const create = (family: Family) => async (event: H3Event) => {
     const rail: PaymentRail | undefined = core.rails[family];
     if (!rail) {
-      return withCors(
-        errorResponse(
-          503,
-          "payment_rail_unavailable",
-          `This deployment does not accept ${family === "x402" ? "x402" : "MPP"} payments.`,
-        ),
+      throw new MachineError(
+        "payment_rail_unavailable",
+        `This deployment does not accept ${family === "x402" ? "x402" : "MPP"} payments.`,
       );
     }
-    const body = await readJsonBody(event.req, options.maxBodyBytes, leases.get(event));
-    if (!body.ok) return withCors(body.response);
+    const body = await readJsonBody(event, options.maxBodyBytes, leaseOf(event));
     const outcome = await core.createOrder({
       raw: body.raw,
       body: body.value,
-      headers: event.req.headers,
-      rail,
       clientKey: clientKeyOf(event),
-      resourceUrl: `${publicUrl}${family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders"}`,
+      payment: paymentOf(
+        event,
+        rail,
+        `${publicUrl}${family === "x402" ? "/api/machine/orders" : "/api/machine/mpp/orders"}`,
+      ),
     });
-    return withCors(createResponse(outcome, publicUrl, family, (sha) => core.previewPath(sha)));
+    return createResponse(outcome, publicUrl, family, (sha) => core.previewPath(sha));
   };
 
   const status = (family: Family) => async (event: H3Event) => {
     const id = event.context.params?.id ?? "";
     const view = UUID.test(id) ? await core.getOrderStatus(id.toLowerCase()) : undefined;
-    if (!view)
-      return withCors(errorResponse(404, "not_found", `No order has the id or request_id ${echo(id)}.`));
-    return withCors(
-      Response.json(withLinks(view, publicUrl, family), { headers: { "cache-control": "no-store" } }),
-    );
+    if (!view) throw new MachineError("not_found", `No order has the id or request_id ${echo(id)}.`);
+    return Response.json(withLinks(view, publicUrl, family), { headers: { "cache-control": "no-store" } });
   };
 
-  app.options("/api/machine/**", () => preflight());
   /** Every path with the methods it answers, so that another method on it is 405 with Allow, not 404. */
   const routes = new Map<string, string[]>();
-  const leases = new WeakMap<H3Event, BodyLease>();
-  const budget = createBodyBudget(options.maxInflightBodyBytes ?? MACHINE_DEFAULTS.maxInflightBodyBytes);
   const route = (method: "GET" | "POST", path: string, handler: (event: H3Event) => unknown) => {
     routes.set(path, [...(routes.get(path) ?? []), method]);
-    if (method === "GET") {
-      app.get(path, handler);
-      return;
-    }
-    app.post(path, async (event) => {
-      const lease = budget.lease();
-      leases.set(event, lease);
-      try {
-        return await handler(event);
-      } finally {
-        lease.release();
-      }
-    });
+    app.on(method, path, handler, { middleware: method === "POST" ? reading : answering });
   };
 
   const flowers = core.flowers;
   const noFlorist = () =>
-    withCors(errorResponse(503, "florist_unavailable", "This deployment does not take flower letters."));
+    new MachineError("florist_unavailable", "This deployment does not take flower letters.");
   const flowerValidate = async (event: H3Event) => {
-    if (!flowers) return noFlorist();
-    const body = await readJsonBody(event.req, 256 * 1024, leases.get(event));
-    if (!body.ok) return withCors(body.response);
+    if (!flowers) throw noFlorist();
+    const body = await readJsonBody(event, FLOWER_BODY_BYTES, leaseOf(event));
     const outcome = await floristCall(() =>
       flowers.validate({ body: body.value, raw: body.raw, clientKey: clientKeyOf(event) }),
     );
-    if (outcome instanceof Response) return withCors(outcome);
     if (!outcome.ok) {
-      if ("rateLimited" in outcome)
-        return withCors(rateLimited(outcome.rateLimited.retryAfterSeconds, "validations"));
+      if ("rateLimited" in outcome) throw rateLimited(outcome.rateLimited.retryAfterSeconds, "validations");
       if ("conflict" in outcome && outcome.conflict) {
-        return withCors(errorResponse(409, outcome.conflict.code, outcome.conflict.message));
+        throw new MachineError(outcome.conflict.code, outcome.conflict.message);
       }
-      return withCors(validationFailed(outcome.issues ?? []));
+      throw validationFailed(outcome.issues ?? []);
     }
-    return withCors(Response.json(outcome.view, { headers: { "cache-control": "no-store" } }));
+    return Response.json(outcome.view, { headers: { "cache-control": "no-store" } });
   };
   const flowerCreate = (family: Family) => async (event: H3Event) => {
-    if (!flowers) return noFlorist();
+    if (!flowers) throw noFlorist();
     const rail = core.rails[family];
-    if (!rail)
-      return withCors(
-        errorResponse(503, "payment_rail_unavailable", `This deployment does not accept ${family} payments.`),
+    if (!rail) {
+      throw new MachineError(
+        "payment_rail_unavailable",
+        `This deployment does not accept ${family} payments.`,
       );
-    const body = await readJsonBody(event.req, 256 * 1024, leases.get(event));
-    if (!body.ok) return withCors(body.response);
+    }
+    const body = await readJsonBody(event, FLOWER_BODY_BYTES, leaseOf(event));
     const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
     const outcome = await floristCall(() =>
       flowers.create({
         raw: body.raw,
         body: body.value,
-        headers: event.req.headers,
-        rail,
         clientKey: clientKeyOf(event),
-        resourceUrl: `${publicUrl}${base}`,
+        payment: paymentOf(event, rail, `${publicUrl}${base}`),
       }),
     );
-    if (outcome instanceof Response) return withCors(outcome);
     const link = <T extends { order_id: string }>(view: T) => ({
       ...view,
       status_url: `${publicUrl}${base}/${view.order_id}`,
     });
     switch (outcome.kind) {
       case "invalid":
-        return withCors(validationFailed(outcome.issues));
+        throw validationFailed(outcome.issues);
       case "conflict":
-        return withCors(errorResponse(409, outcome.code, outcome.message));
+        throw new MachineError(outcome.code, outcome.message);
       case "rate_limited":
-        return withCors(rateLimited(outcome.retryAfterSeconds, "unpaid flower letters"));
+        throw rateLimited(outcome.retryAfterSeconds, "unpaid flower letters");
       case "payment_required": {
         const headers = new Headers({ "content-type": outcome.challenge.contentType });
         for (const [name, value] of Object.entries(outcome.challenge.headers)) {
           for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
         }
         const challengeBody = outcome.challenge.body as Record<string, unknown>;
-        return withCors(
-          new Response(JSON.stringify({ ...challengeBody, flower_letter: link(outcome.order) }), {
-            status: outcome.challenge.status,
-            headers,
-          }),
-        );
+        return new Response(JSON.stringify({ ...challengeBody, flower_letter: link(outcome.order) }), {
+          status: outcome.challenge.status,
+          headers,
+        });
       }
       case "accepted":
       case "already_paid":
-        return withCors(
-          Response.json(
-            {
-              ...link(outcome.order),
-              message:
-                outcome.kind === "already_paid"
-                  ? "This flower letter is already paid; nothing was charged now."
-                  : "Payment settled; the florist submission is queued. Poll status_url.",
-            },
-            {
-              status: outcome.kind === "already_paid" ? 200 : 202,
-              headers: { "cache-control": "no-store", ...outcome.receiptHeaders },
-            },
-          ),
+        return Response.json(
+          {
+            ...link(outcome.order),
+            message:
+              outcome.kind === "already_paid"
+                ? "This flower letter is already paid; nothing was charged now."
+                : "Payment settled; the florist submission is queued. Poll status_url.",
+          },
+          {
+            status: outcome.kind === "already_paid" ? 200 : 202,
+            headers: { "cache-control": "no-store", ...outcome.receiptHeaders },
+          },
         );
     }
   };
   const flowerStatus = (family: Family) => async (event: H3Event) => {
-    if (!flowers) return noFlorist();
+    if (!flowers) throw noFlorist();
     const id = event.context.params?.id ?? "";
     const view = UUID.test(id) ? await floristCall(() => flowers.get(id.toLowerCase())) : undefined;
-    if (view instanceof Response) return withCors(view);
-    if (!view)
-      return withCors(
-        errorResponse(404, "not_found", `No flower letter has the id or request_id ${echo(id)}.`),
-      );
+    if (!view) throw new MachineError("not_found", `No flower letter has the id or request_id ${echo(id)}.`);
     const base = family === "x402" ? "/api/machine/flower-letters" : "/api/machine/mpp/flower-letters";
-    return withCors(
-      Response.json(
-        { ...view, status_url: `${publicUrl}${base}/${view.order_id}` },
-        { headers: { "cache-control": "no-store" } },
-      ),
+    return Response.json(
+      { ...view, status_url: `${publicUrl}${base}/${view.order_id}` },
+      { headers: { "cache-control": "no-store" } },
     );
   };
   route("POST", "/api/machine/flower-letters/validate", flowerValidate);
@@ -336,18 +293,15 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       ...(q.has("cursor") ? { cursor: q.get("cursor")! } : {}),
     };
     const page = core.listForms(query);
-    if (!page.ok) return withCors(errorResponse(400, "invalid_query", page.message));
-    return withCors(Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor }));
+    if (!page.ok) throw new MachineError("invalid_query", page.message);
+    return Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor });
   });
   route("GET", "/api/machine/forms/:slug/schema", (event) => {
     // The router has refused any path whose percent-encoding is malformed (400 invalid_path in onError).
     const slug = decodeURIComponent(event.context.params?.slug ?? "");
     const schema = core.formSchema(slug);
-    if (!schema)
-      return withCors(
-        errorResponse(404, "not_found", `No workflow form is published under "${echo(slug)}".`),
-      );
-    return withCors(Response.json(schema));
+    if (!schema) throw new MachineError("not_found", `No workflow form is published under "${echo(slug)}".`);
+    return Response.json(schema);
   });
   route("POST", "/api/machine/orders/validate", validate);
   route("POST", "/api/machine/mpp/orders/validate", validate);
@@ -365,9 +319,8 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     );
     if (!opened.ok) {
       if (opened.reason === "missing")
-        return errorResponse(404, "not_found", "This document is no longer kept.");
-      return errorResponse(
-        403,
+        throw new MachineError("not_found", "This document is no longer kept.");
+      throw new MachineError(
         "preview_link_invalid",
         opened.reason === "expired"
           ? "This preview link has expired; validate the order again for a new one."
@@ -388,8 +341,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     const html = raw.endsWith(".html") || (event.req.headers.get("accept") ?? "").includes("text/html");
     const id = raw.replace(/\.(html|json)$/, "");
     const view = UUID.test(id) ? await core.getCampaign(id.toLowerCase()) : undefined;
-    if (!view)
-      return withCors(errorResponse(404, "not_found", `No campaign has the id or request_id ${echo(id)}.`));
+    if (!view) throw new MachineError("not_found", `No campaign has the id or request_id ${echo(id)}.`);
     if (html) {
       return new Response(campaignPage(view), {
         headers: {
@@ -399,7 +351,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         },
       });
     }
-    return withCors(Response.json(view, { headers: { "cache-control": "no-store" } }));
+    return Response.json(view, { headers: { "cache-control": "no-store" } });
   });
   route("GET", "/api/machine/orders/:id", status("x402"));
   route("GET", "/api/machine/mpp/orders/:id", status("mpp"));
@@ -409,44 +361,38 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
     "/openapi.json",
     () =>
       new Response(openapiText, {
-        headers: {
-          "content-type": "application/json",
-          "cache-control": "public, max-age=300",
-          "access-control-allow-origin": "*",
-        },
+        headers: { "content-type": "application/json", "cache-control": "public, max-age=300" },
       }),
   );
 
-  route("GET", "/.well-known/x402", () =>
-    Response.json({
-      version: 1,
-      resources: [
-        `${publicUrl}/api/machine/orders`,
-        ...(core.flowers ? [`${publicUrl}/api/machine/flower-letters`] : []),
-      ],
-      instructions: [
-        "Mailpiece prints and mails letters and postcards. Validate first with POST /api/machine/orders/validate, then POST /api/machine/orders unpaid to receive the x402 challenge, pay it and send the identical body again with PAYMENT-SIGNATURE. Prices are 3.40 to 200.00 USD: raise your client's per-payment spend cap above $1.",
-        ...(core.flowers
-          ? [
-              "Flower letters (a florist's bouquet with a card note) follow the same steps at /api/machine/flower-letters/validate and /api/machine/flower-letters, 1.00 to 250.00 USD.",
-            ]
-          : []),
-        "Full description: /openapi.json",
-      ].join(" "),
-    }),
+  const manifestText = JSON.stringify(
+    buildX402Manifest({ publicUrl, orderBounds: core.config.bounds, flowers: core.flowers !== undefined }),
+  );
+  route(
+    "GET",
+    "/.well-known/x402",
+    () => new Response(manifestText, { headers: { "content-type": "application/json" } }),
   );
 
   for (const [path, methods] of routes) {
     const allow = [...methods, "OPTIONS"].join(", ");
-    app.all(path, (event) =>
-      // A route of its own outranks the wildcard preflight route, so it answers CORS preflights too.
-      event.req.method === "OPTIONS"
-        ? preflight()
-        : withCors(
-            errorResponse(405, "method_not_allowed", `${path} answers ${allow}.`, { headers: { allow } }),
-          ),
+    // A CORS preflight is answered by the cors middleware; a plain OPTIONS says which methods the path answers.
+    app.all(
+      path,
+      (event) => {
+        if (event.req.method === "OPTIONS") return withAllow(noContent(), allow);
+        throw new MachineError("method_not_allowed", `${path} answers ${allow}.`, { headers: { allow } });
+      },
+      { middleware: answering },
     );
   }
+  app.all(
+    "/api/machine/**",
+    () => {
+      throw new MachineError("not_found", "No such resource.");
+    },
+    { middleware: answering },
+  );
 
   return app;
 }
@@ -472,11 +418,11 @@ function createResponse(
 ): Response {
   switch (outcome.kind) {
     case "invalid":
-      return validationFailed(outcome.issues);
+      throw validationFailed(outcome.issues);
     case "conflict":
-      return errorResponse(409, outcome.code, outcome.message);
+      throw new MachineError(outcome.code, outcome.message);
     case "rate_limited":
-      return rateLimited(outcome.retryAfterSeconds, "unpaid orders");
+      throw rateLimited(outcome.retryAfterSeconds, "unpaid orders");
     case "payment_required": {
       const headers = new Headers({ "content-type": outcome.challenge.contentType });
       for (const [name, value] of Object.entries(outcome.challenge.headers)) {
@@ -509,37 +455,27 @@ function createResponse(
   }
 }
 
-function invalidPath(): Response {
-  return errorResponse(400, "invalid_path", "The path holds a malformed percent-encoding.");
-}
-
 /** A client's value repeated in a message: short, and without characters that could disguise it. */
 function echo(value: string): string {
   const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "");
   return clean.length <= 64 ? clean : `${clean.slice(0, 64)}…`;
 }
 
-/** 429 with Retry-After: the client passed one of its per-IP limits. */
-function rateLimited(retryAfterSeconds: number, what: string): Response {
-  return errorResponse(
-    429,
-    "rate_limited",
-    `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
-    { retry_after_seconds: retryAfterSeconds },
-  );
+function withAllow<T extends { headers: Headers }>(response: T, allow: string): T {
+  response.headers.set("allow", allow);
+  return response;
 }
 
 /** Runs a florist call; an unreachable florist is 503 with nothing stored. */
-async function floristCall<T>(call: () => Promise<T>): Promise<T | Response> {
+async function floristCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (FloristError.isInstance(error) && error.code === "florist_unavailable") {
-      return errorResponse(
-        503,
+      throw new MachineError(
         "florist_unavailable",
         "The florist cannot be reached; nothing was stored or charged. Try again shortly.",
-        { retry_after_seconds: 30 },
+        { retryAfterSeconds: 30, cause: error },
       );
     }
     throw error;

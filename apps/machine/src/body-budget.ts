@@ -1,3 +1,5 @@
+import type { H3Event, Middleware } from "h3";
+
 /**
  * The request bytes the app holds at once. A JSON body is held several times over while it is parsed and its PDF
  * decoded and checked, so a few large requests at once could exhaust memory: past the budget a request is turned
@@ -44,4 +46,24 @@ export function createBodyBudget(limitBytes: number): BodyBudget {
       return held;
     },
   };
+}
+
+const leases = new WeakMap<H3Event, BodyLease>();
+
+/** Route middleware: a lease on `budget` for the request, released once it is answered. */
+export function holdBodyBudget(budget: BodyBudget): Middleware {
+  return async (event, next) => {
+    const lease = budget.lease();
+    leases.set(event, lease);
+    try {
+      return await next();
+    } finally {
+      lease.release();
+    }
+  };
+}
+
+/** The request's lease, when its route holds the body budget. */
+export function leaseOf(event: H3Event): BodyLease | undefined {
+  return leases.get(event);
 }

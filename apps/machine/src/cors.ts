@@ -1,25 +1,34 @@
+import type { CorsOptions, Middleware } from "h3";
+import { appendCorsHeaders, handleCors } from "h3";
+
 /**
- * CORS for the machine API, so browsers can pay: the payment request headers are allowed, and the payment
- * response headers are exposed on every answer, the 402 included.
+ * CORS for the machine API, so browsers can pay: any origin, the payment request headers allowed, and the payment
+ * response headers exposed on every answer, the 402 included.
  */
-export const CORS_HEADERS: Record<string, string> = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers":
-    "PAYMENT-REQUIRED, PAYMENT-RESPONSE, WWW-Authenticate, Payment-Receipt, Retry-After, Content-Type",
+export const CORS: CorsOptions = {
+  origin: "*",
+  methods: ["GET", "POST", "OPTIONS"],
+  allowHeaders: ["Content-Type", "PAYMENT-SIGNATURE", "Authorization", "Idempotency-Key"],
+  exposeHeaders: [
+    "PAYMENT-REQUIRED",
+    "PAYMENT-RESPONSE",
+    "WWW-Authenticate",
+    "Payment-Receipt",
+    "Retry-After",
+    "Allow",
+    "Content-Type",
+  ],
+  maxAge: "600",
+  preflight: { statusCode: 204 },
 };
 
-export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
-  ...CORS_HEADERS,
-  "access-control-allow-methods": "GET, POST, OPTIONS",
-  "access-control-allow-headers": "Content-Type, PAYMENT-SIGNATURE, Authorization, Idempotency-Key",
-  "access-control-max-age": "600",
+/**
+ * Route middleware: a CORS preflight is answered here (204, naming the exposed headers too); every other answer,
+ * errors included, carries the CORS headers.
+ */
+export const cors: Middleware = (event, next) => {
+  const preflight = handleCors(event, CORS);
+  if (preflight === false) return next();
+  appendCorsHeaders(event, CORS);
+  return preflight;
 };
-
-export function withCors(response: Response): Response {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-  return response;
-}
-
-export function preflight(): Response {
-  return new Response(null, { status: 204, headers: CORS_PREFLIGHT_HEADERS });
-}

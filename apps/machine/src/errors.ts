@@ -1,25 +1,13 @@
-import type { Issue } from "@mailpiece/orders";
+import { documentWorkBusy } from "@mailpiece/core";
+import type { ErrorOptions, Issue } from "@mailpiece/errors";
+import { defineError } from "@mailpiece/errors";
+import type { HTTPError } from "h3";
+import type { MachineErrorCode } from "./status-table.ts";
+import { statusOf } from "./status-table.ts";
 
-/** Stable codes of the machine API's error bodies. */
-export type MachineErrorCode =
-  | "validation_failed"
-  | "invalid_json"
-  | "unsupported_media_type"
-  | "payload_too_large"
-  | "not_found"
-  | "method_not_allowed"
-  | "request_id_conflict"
-  | "rate_limited"
-  | "payment_rail_unavailable"
-  | "preview_link_invalid"
-  | "invalid_query"
-  | "florist_unavailable"
-  | "invalid_multipart"
-  | "invalid_path"
-  | "service_busy"
-  | "internal_error";
+export type { MachineErrorCode } from "./status-table.ts";
 
-/** The error body of every machine API failure: a stable code, a sentence, and for 422 every issue found. */
+/** The error body of every machine API failure: a stable code, a sentence, the issues found, when to retry. */
 export interface MachineErrorBody {
   error: MachineErrorCode;
   message: string;
@@ -27,32 +15,132 @@ export interface MachineErrorBody {
   retry_after_seconds?: number;
 }
 
+export interface MachineErrorOptions extends ErrorOptions {
+  /** Whole seconds to wait before trying again: the body's retry_after_seconds and the Retry-After header. */
+  retryAfterSeconds?: number;
+  /** Headers the answer carries besides the body's own (e.g. Allow). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A failure the machine API answers with an error body. Handlers throw it; the app's one onError renders it with
+ * `errorAnswer`, at the status the status table gives its code.
+ */
+const MachineErrorBase = defineError<MachineErrorCode>("MachineError");
+
+export class MachineError extends MachineErrorBase {
+  /** True for a MachineError, also one made by another copy of this package. */
+  static override isInstance(value: unknown): value is MachineError {
+    return MachineErrorBase.isInstance(value);
+  }
+
+  readonly retryAfterSeconds: number | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: MachineErrorCode, message: string, options: MachineErrorOptions = {}) {
+    super(code, message, options);
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.headers = options.headers ?? {};
+  }
+}
+
 const NO_STORE = { "cache-control": "no-store" };
 
+/**
+ * The one renderer of machine API errors: the status comes from the status table, and a body that says when to
+ * retry says it in Retry-After too.
+ */
+export function errorAnswer(
+  error: MachineErrorCode,
+  message: string,
+  extra: { issues?: readonly Issue[]; retry_after_seconds?: number; headers?: Record<string, string> } = {},
+): Response {
+  return renderError(statusOf(error), error, message, extra);
+}
+
+/** The answer for a thrown MachineError. */
+export function answerFor(error: MachineError): Response {
+  return errorAnswer(error.code, error.message, {
+    ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+    ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
+    headers: error.headers,
+  });
+}
+
+/**
+ * The machine API's one onError: a MachineError is answered as it says; h3's own refusals (no route, another
+ * method, a malformed path) and busy document workers get their codes; anything else is reported to
+ * `onUnexpectedError` and answered as an internal_error that reveals nothing. A host app that mounts the machine
+ * app can answer its own errors with it too.
+ */
+export function answerMachineError(error: HTTPError, onUnexpectedError?: (error: unknown) => void): Response {
+  const cause = error.cause;
+  if (MachineError.isInstance(cause)) return answerFor(cause);
+  if (error.status === 404) return errorAnswer("not_found", "No such resource.");
+  if (error.status === 405) return errorAnswer("method_not_allowed", "This method is not allowed here.");
+  // The router refuses a path it cannot decode (a malformed percent-encoding) before any handler runs.
+  if (error.status === 400 && !error.unhandled) {
+    return errorAnswer("invalid_path", "The path holds a malformed percent-encoding.");
+  }
+  const busy = documentWorkBusy(error);
+  if (busy) {
+    return errorAnswer(
+      "service_busy",
+      `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${busy.retryAfterSeconds} s.`,
+      { retry_after_seconds: busy.retryAfterSeconds },
+    );
+  }
+  onUnexpectedError?.(error.cause ?? error);
+  return errorAnswer("internal_error", "Something failed on our side; the request changed nothing.");
+}
+
+/**
+ * An error body at a status its caller chooses.
+ * @deprecated The status belongs to the code: use `errorAnswer`, which reads it from the status table.
+ */
 export function errorResponse(
   status: number,
   error: MachineErrorCode,
   message: string,
   extra: { issues?: Issue[]; headers?: Record<string, string>; retry_after_seconds?: number } = {},
 ): Response {
+  return renderError(status, error, message, extra);
+}
+
+function renderError(
+  status: number,
+  error: MachineErrorCode,
+  message: string,
+  extra: { issues?: readonly Issue[]; retry_after_seconds?: number; headers?: Record<string, string> },
+): Response {
   const body: MachineErrorBody = {
     error,
     message,
-    ...(extra.issues ? { issues: extra.issues } : {}),
+    ...(extra.issues
+      ? { issues: extra.issues.map(({ path, code, message }) => ({ path, code, message })) }
+      : {}),
     ...(extra.retry_after_seconds === undefined ? {} : { retry_after_seconds: extra.retry_after_seconds }),
   };
-  // A body that says when to retry says it in Retry-After too, so no caller sets one without the other.
   const retryAfter: Record<string, string> =
     extra.retry_after_seconds === undefined ? {} : { "retry-after": String(extra.retry_after_seconds) };
   return Response.json(body, { status, headers: { ...NO_STORE, ...retryAfter, ...extra.headers } });
 }
 
-export function validationFailed(issues: Issue[]): Response {
+/** 422: the request is not acceptable; every issue names its field, a stable code and what to change. */
+export function validationFailed(issues: readonly Issue[]): MachineError {
   const count = issues.length;
-  return errorResponse(
-    422,
+  return new MachineError(
     "validation_failed",
     `The order has ${count} problem${count === 1 ? "" : "s"}; each issue names the field, a stable code and what to change.`,
     { issues },
+  );
+}
+
+/** 429: the client passed one of its per-client limits. */
+export function rateLimited(retryAfterSeconds: number, what: string): MachineError {
+  return new MachineError(
+    "rate_limited",
+    `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
   );
 }

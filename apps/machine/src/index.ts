@@ -3,3 +3,4 @@ export * from "./errors.ts";
 export * from "./openapi.ts";
 export * from "./read-json.ts";
 export * as schemas from "./schemas.ts";
+export * from "./status-table.ts";

@@ -1,152 +1,185 @@
+import { MAX_PDF_BYTES } from "@mailpiece/orders";
+import type { H3Event } from "h3";
+import { assertBodySize, HTTPError } from "h3";
 import type { BodyLease } from "./body-budget.ts";
-import { errorResponse } from "./errors.ts";
+import { MachineError } from "./errors.ts";
 
-export type JsonBody = { ok: true; value: unknown; raw: Uint8Array } | { ok: false; response: Response };
+/** Largest JSON body of a flower letter, in bytes. */
+export const FLOWER_BODY_BYTES = 256 * 1024;
+/** Largest JSON body that opens an upload slot, in bytes. */
+export const UPLOAD_SLOT_BODY_BYTES = 64 * 1024;
+
+/** A JSON body: the parsed value, and the bytes as received (a paid retry must repeat them exactly). */
+export interface JsonBody {
+  value: unknown;
+  raw: Uint8Array;
+}
+
+const utf8 = new TextDecoder();
 
 /**
- * Reads a JSON request body: 415 unless the content type is JSON, 413 past `limitBytes` (checked on the declared
- * length and again while streaming, so a lying client is cut off), 400 when it does not parse.
+ * Reads a JSON request body. Throws MachineError: 415 unless the content type is JSON, 413 past `limitBytes` (h3
+ * refuses a declared length past it before reading, and cuts off a body that passes it while streaming), 503 when
+ * the shared body budget cannot hold it, 400 when it does not parse.
  */
-export async function readJsonBody(
-  request: Request,
-  limitBytes: number,
-  lease?: BodyLease,
-): Promise<JsonBody> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+export async function readJsonBody(event: H3Event, limitBytes: number, lease?: BodyLease): Promise<JsonBody> {
+  const type = mediaType(event);
   if (type !== "application/json" && !(type.startsWith("application/") && type.endsWith("+json"))) {
-    return {
-      ok: false,
-      response: errorResponse(
-        415,
-        "unsupported_media_type",
-        `Send the order as JSON with Content-Type: application/json${type ? `, not ${type}` : ""}.`,
-      ),
-    };
+    throw new MachineError(
+      "unsupported_media_type",
+      `Send the order as JSON with Content-Type: application/json${type ? `, not ${type}` : ""}.`,
+    );
   }
-  const raw = await readLimited(request, limitBytes, lease);
-  if (raw === "busy") return { ok: false, response: busy() };
-  if (raw === "too_large") return { ok: false, response: tooLarge(limitBytes) };
+  const raw = await readOrRefuse(
+    event,
+    limitBytes,
+    lease,
+    async (request) => new Uint8Array(await request.arrayBuffer()),
+    () => jsonTooLarge(limitBytes),
+    (why) => new MachineError("invalid_json", `The body cannot be read: ${why}.`),
+  );
   try {
-    return {
-      ok: true,
-      value: JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")),
-      raw,
-    };
+    return { value: JSON.parse(utf8.decode(raw)), raw };
   } catch (error) {
-    return {
-      ok: false,
-      response: errorResponse(400, "invalid_json", `The body is not valid JSON: ${(error as Error).message}`),
-    };
+    throw new MachineError("invalid_json", `The body is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The file of an upload: its name and bytes. */
+export interface UploadedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+const FILE_FIELDS = ["file", "pdf", "pdfFile"] as const;
+
+/** Room for the multipart framing (boundaries, part headers) around the file itself. */
+const MULTIPART_FRAMING_BYTES = 64 * 1024;
+
+const megabytes = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+
+/**
+ * Reads one file from a multipart/form-data body (field `file`, or its aliases `pdf` and `pdfFile`) of at most
+ * `maxFileBytes`, within the shared body budget. Throws MachineError: 413, 503, 400 for an unreadable form, 422 when
+ * no field holds a file.
+ */
+export async function readUploadedFile(
+  event: H3Event,
+  maxFileBytes: number,
+  lease?: BodyLease,
+): Promise<UploadedFile> {
+  const form = await readOrRefuse(
+    event,
+    maxFileBytes + MULTIPART_FRAMING_BYTES,
+    lease,
+    (request) => request.formData(),
+    () =>
+      new MachineError(
+        "payload_too_large",
+        `The file is larger than ${megabytes(maxFileBytes)} MB, the largest PDF that prints.`,
+      ),
+    (why) => new MachineError("invalid_multipart", `The body is not valid multipart/form-data: ${why}.`),
+  );
+  for (const field of FILE_FIELDS) {
+    const value = form.get(field);
+    if (value && typeof value !== "string") {
+      return { name: value.name || "document.pdf", bytes: new Uint8Array(await value.arrayBuffer()) };
+    }
+  }
+  throw new MachineError("validation_failed", "No file in the form.", {
+    issues: [
+      {
+        path: "file",
+        code: "required",
+        message: "Send the PDF in the multipart field `file` (or `pdf`, `pdfFile`).",
+      },
+    ],
+  });
+}
+
+/** The media type of the request, lower-cased, without parameters; "" when absent. */
+export function mediaType(event: H3Event): string {
+  return (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
 /**
- * The body's bytes, or why not: past `limitBytes` ("too_large"), or past the shared body budget ("busy"). Both are
- * decided on the declared length before anything is read, and again while streaming, so a lying client is cut off.
+ * Reads the body with `read` from a request whose body h3 limits to `limitBytes` (cutting off a body that passes it
+ * while streaming) and whose bytes count against the shared body budget: a declared length is reserved before
+ * anything is read, and the bytes read so far as they stream, so a request that does not fit is turned away (503)
+ * without reading the rest. A body that cannot be read is `malformed` (400).
  */
-async function readLimited(
-  request: Request,
+async function readOrRefuse<T>(
+  event: H3Event,
   limitBytes: number,
-  lease?: BodyLease,
-): Promise<Uint8Array | "too_large" | "busy"> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared)) {
-    if (declared > limitBytes) return "too_large";
-    if (lease && !lease.reserve(declared)) return "busy";
+  lease: BodyLease | undefined,
+  read: (request: Request) => Promise<T>,
+  tooLarge: () => MachineError,
+  malformed: (why: string) => MachineError,
+): Promise<T> {
+  const declared = Number(event.req.headers.get("content-length") ?? Number.NaN);
+  // A declared length past the limit is refused before the body is touched: cancelling the body would close the
+  // connection under the client, which is still sending it and may reuse the connection for its next request.
+  if (declared > limitBytes) throw tooLarge();
+  try {
+    assertBodySize(event, limitBytes);
+  } catch (error) {
+    throw refusal(error, tooLarge, malformed) ?? error;
   }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  if (lease && Number.isFinite(declared) && !lease.reserve(declared)) throw busy();
+  const source = event.req.body;
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limitBytes) {
-      await reader.cancel().catch(() => {});
-      return "too_large";
-    }
-    if (lease && !lease.reserve(total)) {
-      await reader.cancel().catch(() => {});
-      return "busy";
-    }
-    chunks.push(value);
+  const body =
+    source && lease
+      ? source.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              total += chunk.byteLength;
+              if (lease.reserve(total)) controller.enqueue(chunk);
+              else controller.error(busy());
+            },
+          }),
+        )
+      : source;
+  const request = new Request(event.req.url, {
+    method: event.req.method,
+    headers: event.req.headers,
+    body,
+    duplex: "half",
+  } as RequestInit);
+  try {
+    return await read(request);
+  } catch (error) {
+    if (MachineError.isInstance(error)) throw error;
+    throw refusal(error, tooLarge, malformed) ?? malformed(String((error as Error).message ?? error));
   }
-  return new Uint8Array(Buffer.concat(chunks, total));
 }
 
-function tooLarge(limitBytes: number): Response {
-  return errorResponse(
-    413,
+/** The MachineError for h3's refusal of a body: 413 past the limit, 400 for a length declared twice. */
+function refusal(
+  error: unknown,
+  tooLarge: () => MachineError,
+  malformed: (why: string) => MachineError,
+): MachineError | undefined {
+  if (!HTTPError.isError(error)) return undefined;
+  if (error.status === 413) return tooLarge();
+  if (error.status === 400) {
+    return malformed("its length is declared twice (Content-Length and Transfer-Encoding)");
+  }
+  return undefined;
+}
+
+function jsonTooLarge(limitBytes: number): MachineError {
+  return new MachineError(
     "payload_too_large",
-    `The body is larger than ${limitBytes} bytes. A PDF in a data URL grows by a third in base64, so it fits only up to about ${Math.floor((limitBytes * 3) / 4 / 1_000_000)} MB here: upload the PDF (up to 100 MB) with POST /api/machine/uploads and send {"pdf": {"upload_token": "<token>"}} instead.`,
+    `The body is larger than ${limitBytes} bytes. A PDF in a data URL grows by a third in base64, so it fits only up to about ${Math.floor((limitBytes * 3) / 4 / 1_000_000)} MB here: upload the PDF (up to ${megabytes(MAX_PDF_BYTES)} MB) with POST /api/machine/uploads and send {"pdf": {"upload_token": "<token>"}} instead.`,
   );
 }
 
 /** 503: other requests hold the body budget (see BodyBudget); nothing was read further or stored. */
-function busy(): Response {
-  return errorResponse(
-    503,
+function busy(): MachineError {
+  return new MachineError(
     "service_busy",
     "Other large requests are being read; nothing was stored or charged. Try again in 2 s.",
-    { retry_after_seconds: 2 },
+    { retryAfterSeconds: 2 },
   );
-}
-
-function tooLargeUpload(): Response {
-  return errorResponse(
-    413,
-    "payload_too_large",
-    "The file is larger than 100 MB, the largest PDF that prints.",
-  );
-}
-
-export type MultipartFile = { ok: true; name: string; bytes: Uint8Array } | { ok: false; response: Response };
-
-const FILE_FIELDS = ["file", "pdf", "pdfFile"] as const;
-
-/** Reads one file from a multipart/form-data body (field `file`, or its aliases `pdf` and `pdfFile`), within a limit. */
-export async function readMultipartFile(
-  request: Request,
-  limitBytes: number,
-  lease?: BodyLease,
-): Promise<MultipartFile> {
-  const raw = await readLimited(request, limitBytes, lease);
-  if (raw === "busy") return { ok: false, response: busy() };
-  if (raw === "too_large") return { ok: false, response: tooLargeUpload() };
-  let form: FormData;
-  try {
-    form = await new Request("http://upload.local/", {
-      method: "POST",
-      headers: { "content-type": request.headers.get("content-type") ?? "" },
-      body: raw,
-    }).formData();
-  } catch {
-    return {
-      ok: false,
-      response: errorResponse(400, "invalid_multipart", "The body is not valid multipart/form-data."),
-    };
-  }
-  for (const field of FILE_FIELDS) {
-    const value = form.get(field);
-    if (value && typeof value !== "string") {
-      return {
-        ok: true,
-        name: value.name || "document.pdf",
-        bytes: new Uint8Array(await value.arrayBuffer()),
-      };
-    }
-  }
-  return {
-    ok: false,
-    response: errorResponse(422, "validation_failed", "No file in the form.", {
-      issues: [
-        {
-          path: "file",
-          code: "required",
-          message: "Send the PDF in the multipart field `file` (or `pdf`, `pdfFile`).",
-        },
-      ],
-    }),
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, defaultPdfWorkers, loadConfig } from "./config.ts";
 
 describe("loadConfig", () => {
   it("defaults to 127.0.0.1:3000, the file store under ./.data and a matching public URL", () => {
@@ -68,5 +68,11 @@ describe("loadConfig", () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variable).toBe(variable);
     expect((caught as ConfigError).message).toContain(variable);
+  });
+});
+
+describe("defaultPdfWorkers", () => {
+  it("leaves one core to the event loop, with one worker at least and two at most", () => {
+    expect([1, 2, 3, 4, 16].map(defaultPdfWorkers)).toEqual([1, 1, 2, 2, 2]);
   });
 });

@@ -33,7 +33,8 @@ export interface ServerConfig {
   uploadsPerHour: number;
   uploadBytesPerHour: number;
   /**
-   * Worker threads for typesetting and PDF checks (0: on the event loop, for tools and comparisons only), the jobs
+   * Worker threads for typesetting and PDF checks (0: on the event loop, for tools and comparisons only; default
+   * `defaultPdfWorkers`), the jobs
    * that may wait for them, and each job's deadline.
    */
   pdfWorkers: number;
@@ -162,11 +163,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),
     uploadsPerHour: integer(env, "UPLOADS_PER_HOUR", 30, 1, 1_000_000),
     uploadBytesPerHour: integer(env, "UPLOAD_BYTES_PER_HOUR", 1024 * 1024 * 1024, 1024 * 1024, 2 ** 50),
-    pdfWorkers: integer(env, "PDF_WORKERS", Math.min(DEFAULT_THREADS, availableParallelism()), 0, 64),
+    pdfWorkers: integer(env, "PDF_WORKERS", defaultPdfWorkers(availableParallelism()), 0, 64),
     pdfQueue: integer(env, "PDF_QUEUE", DEFAULT_MAX_QUEUE, 0, 100_000),
     pdfDeadlineMs: integer(env, "PDF_DEADLINE_MS", DEFAULT_DEADLINE_MS, 100, 600_000),
     payments,
   };
+}
+
+/**
+ * Document worker threads by default: one core is left to the event loop, which parses, validates and answers every
+ * request, so a 2-core machine gets one worker (each worker is a V8 isolate of its own, some 90 MiB under load);
+ * at least one, at most pdf-work's DEFAULT_THREADS.
+ */
+export function defaultPdfWorkers(cores: number): number {
+  return Math.max(1, Math.min(DEFAULT_THREADS, cores - 1));
 }
 
 /** The development payee used with simulated x402 payments when X402_PAY_TO is not set. */

@@ -346,7 +346,8 @@ describe("concurrency and rate limits, in-process", () => {
       store,
       blobs: createMemoryBlobStore(),
       rails: { x402: pendingRail },
-      config: { settleWaitMs: 100 },
+      // No settle lease: the settlement whose answer was lost is asked about at the next pass.
+      config: { settleWaitMs: 100, settleLeaseMs: 0 },
     });
     const app = createServerApp(core, {
       publicUrl: "http://127.0.0.1:3000",

@@ -5,6 +5,7 @@ import type { PaymentRail, Store } from "@mailpiece/ports";
 import type { MppMethodConfig } from "@mailpiece/rail-mpp";
 import { createMppRail, stripeMethod, tempoMethod, testMethod } from "@mailpiece/rail-mpp";
 import { createHttpFacilitator, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
+import type { Receipt } from "mppx";
 import type { ServerConfig } from "./config.ts";
 
 /** Builds the configured payment rails. Simulated ones are reported so the server can say so loudly. */
@@ -20,11 +21,14 @@ export function createRails(
       ? createHttpFacilitator({ url: x402.facilitatorUrl })
       : createLocalFacilitator({
           network: x402.network,
-          // Spent nonces live in the store, so a restart cannot settle one twice.
+          // Spent nonces live in the store, so a restart cannot settle one twice, and any process can confirm
+          // a settlement another one made.
           usedNonces: {
             async claim(key) {
-              const safe = key.replace(/[^A-Za-z0-9._:-]/g, "_");
-              return (await store.create(`x402:nonces:${safe}`, { at: Date.now() })).created;
+              return (await store.create(nonceKey(key), { at: Date.now() })).created;
+            },
+            async has(key) {
+              return (await store.get(nonceKey(key))) !== undefined;
             },
           },
         });
@@ -36,7 +40,17 @@ export function createRails(
     const methods: MppMethodConfig[] = mpp.methods.map((name) => {
       switch (name) {
         case "test":
-          return testMethod();
+          // Test charges are recorded in the store, so any process can confirm a charge another one made.
+          return testMethod({
+            ledger: {
+              async record(challengeId, receipt) {
+                return (await store.create<Receipt.Receipt>(chargeKey(challengeId), receipt)).record.value;
+              },
+              async read(challengeId) {
+                return (await store.get<Receipt.Receipt>(chargeKey(challengeId)))?.value;
+              },
+            },
+          });
         case "tempo":
           return tempoMethod({ recipient: mpp.tempoRecipient as `0x${string}` });
         default:
@@ -79,3 +93,7 @@ export function persistentSecret(config: ServerConfig, name: string): string {
     throw new Error(`${file} stays empty`);
   }
 }
+
+const safe = (key: string) => key.replace(/[^A-Za-z0-9._:-]/g, "_");
+const nonceKey = (key: string) => `x402:nonces:${safe(key)}`;
+const chargeKey = (challengeId: string) => `mpp:test-charges:${safe(challengeId)}`;

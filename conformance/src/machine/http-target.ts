@@ -1,3 +1,6 @@
+import type { ResponseChecker } from "./openapi-responses.ts";
+import { responseChecker } from "./openapi-responses.ts";
+
 /** Where an HTTP suite sends its requests: an in-process app or a deployment at a base URL. */
 export interface HttpTarget {
   /** A human label for reports, e.g. "in-process" or the base URL. */
@@ -20,5 +23,29 @@ export function appTarget(
   return {
     label,
     fetch: async (path, init) => app.fetch(new Request(`http://127.0.0.1${path}`, init)),
+  };
+}
+
+/**
+ * A target whose every response is checked against the target's own OpenAPI description (GET /openapi.json,
+ * fetched once): a response the description does not allow (an undocumented path, method, status, content type,
+ * a missing required header, or a body that does not match its schema) fails the request with the reason.
+ */
+export function checkedTarget(target: HttpTarget): HttpTarget {
+  let checker: Promise<ResponseChecker> | undefined;
+  const load = async (): Promise<ResponseChecker> => {
+    const res = await target.fetch("/openapi.json");
+    if (res.status !== 200)
+      throw new Error(`GET /openapi.json answered ${res.status}: no description to check with`);
+    return responseChecker((await res.json()) as Record<string, unknown>);
+  };
+  return {
+    label: target.label,
+    async fetch(path, init) {
+      checker ??= load();
+      const response = await target.fetch(path, init);
+      await (await checker).check(init?.method ?? "GET", path, response);
+      return response;
+    },
   };
 }

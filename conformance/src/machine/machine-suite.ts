@@ -12,6 +12,7 @@ import {
   pdfDataUrl,
 } from "./fixtures.ts";
 import type { HttpTarget } from "./http-target.ts";
+import { checkedTarget } from "./http-target.ts";
 
 type Json = Record<string, unknown>;
 interface Issue {
@@ -151,8 +152,12 @@ export const MACHINE_TEST_NAMES = [
   "an x402 challenge names its order, so its payment cannot pay another",
 ] as const;
 
-/** The machine-surface HTTP suite: runs in-process or against any deployment. */
-export function machineSuite(target: HttpTarget): Suite<MachineTestName> {
+/**
+ * The machine-surface HTTP suite: runs in-process or against any deployment. Every response a test receives is
+ * checked against the target's own OpenAPI description as well.
+ */
+export function machineSuite(given: HttpTarget): Suite<MachineTestName> {
+  const target = checkedTarget(given);
   let openapiCache: Json | undefined;
   const openapi = async (): Promise<Json> => {
     if (openapiCache) return openapiCache;

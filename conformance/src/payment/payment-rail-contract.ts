@@ -2,10 +2,14 @@ import { strict as assert } from "node:assert";
 import {
   type Charge,
   type PaymentChallenge,
+  type PaymentConfirmation,
   type PaymentCredential,
   PaymentError,
   type PaymentErrorCode,
   type PaymentRail,
+  type PaymentToConfirm,
+  type Settlement,
+  type VerifiedPayment,
 } from "@mailpiece/ports";
 import type { Suite } from "../kit.ts";
 
@@ -24,7 +28,25 @@ export interface PaymentRailContext {
   holdSettlement(): void | Promise<void>;
   /** Removes what the protocol requires to be fresh in a challenge (an MPP challenge id and expiry). */
   normalizeChallenge?(challenge: PaymentChallenge): unknown;
+  /**
+   * A second rail with the same configuration and the same backing services (the chain or facilitator ledger, the
+   * charge ledger), as another process would build it. `confirm` from it must agree with `rail`'s.
+   */
+  another?(): PaymentRail | Promise<PaymentRail>;
+  /** Fault injection around the rail's facilitator or ledger, for the tests of lost and failed settlements. */
+  faults?: PaymentRailFaults;
   dispose?(): void | Promise<void>;
+}
+
+/**
+ * Faults an adapter's test can inject into the next `settle` of its rail, usually by wrapping the facilitator or
+ * ledger it gave the rail. Each affects the next settle only.
+ */
+export interface PaymentRailFaults {
+  /** The next settle moves the money, then its answer is lost: it throws, as after a timeout or a crash. */
+  loseAnswerAfterTransfer(): void | Promise<void>;
+  /** The next settle fails before any money moves: it throws, as when the provider cannot be reached. */
+  failBeforeTransfer(): void | Promise<void>;
 }
 
 export interface PaymentRailContractOptions {
@@ -50,6 +72,15 @@ export const PAYMENT_RAIL_CONTRACT_NAMES = [
   "settle reports pending, never success, when the outcome is not final",
   "settle moves the funds of one credential at most once",
   "receipt headers exist for settled and pending settlements",
+  "parseCredential reads the credentialHeader value as readCredential reads the request",
+  "verified details survive a JSON round trip",
+  "confirm answers settled with the settlement's reference after a settle",
+  "confirm answers settled with the same reference or pending, never failed, after a pending settlement",
+  "confirm never answers settled for a payment that was never settled",
+  "confirm moves no money",
+  "confirm answers alike when called concurrently and from another rail instance",
+  "confirm answers settled when settle lost its answer after the money moved",
+  "confirm never answers settled when settle failed before the money moved",
 ] as const;
 
 export type PaymentRailContractName = (typeof PAYMENT_RAIL_CONTRACT_NAMES)[number];
@@ -103,6 +134,94 @@ function describeValue(value: unknown): string {
   }
 }
 
+/** What the core stores and reads back: plain JSON. */
+function roundTrip<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The question the core asks `confirm`, with the details read back from its store. */
+function question(payment: VerifiedPayment, startedAt: number, reference?: string): PaymentToConfirm {
+  return {
+    replayKey: payment.replayKey,
+    amount_cents: payment.amount_cents,
+    details: roundTrip(payment.details),
+    startedAt,
+    ...(reference !== undefined ? { reference } : {}),
+  };
+}
+
+function confirmOf(rail: PaymentRail): NonNullable<PaymentRail["confirm"]> {
+  const confirm = rail.confirm;
+  assert.ok(
+    confirm,
+    "the rail implements confirm (skip the confirm tests for a rail whose settle is always final)",
+  );
+  return confirm.bind(rail);
+}
+
+/** Asserts a confirm answer is a full settled Settlement for `payment` whose receipt headers can be made. */
+function assertSettled(
+  rail: PaymentRail,
+  answer: PaymentConfirmation,
+  payment: VerifiedPayment,
+  what: string,
+): Settlement {
+  assert.equal(answer.status, "settled", `${what}: confirm answers settled, got ${describeValue(answer)}`);
+  const settlement = answer as Settlement;
+  assert.equal(settlement.protocol, rail.protocol, `${what}: the settlement names the rail's protocol`);
+  assert.equal(typeof settlement.reference, "string");
+  assert.ok(settlement.reference.length > 0, `${what}: the settlement names its reference`);
+  assert.equal(
+    settlement.amount_cents,
+    payment.amount_cents,
+    `${what}: the settlement is for the payment's amount`,
+  );
+  assert.ok(Number.isFinite(settlement.settledAt), `${what}: settledAt is a time`);
+  const headers = rail.receiptHeaders(settlement);
+  assert.ok(Object.keys(headers).length > 0, `${what}: a confirmed settlement has receipt headers`);
+  return settlement;
+}
+
+/** Asserts a confirm answer is not settled; a failed answer says why with a code and a message. */
+function assertNotSettled(answer: PaymentConfirmation, what: string): void {
+  assert.ok(
+    answer.status === "pending" || answer.status === "failed",
+    `${what}: confirm answers pending or failed, got ${describeValue(answer)}`,
+  );
+  if (answer.status === "failed") {
+    const failed = answer as { code: unknown; message: unknown };
+    assert.equal(typeof failed.code, "string", `${what}: a failed answer has a code`);
+    assert.ok(typeof failed.message === "string" && failed.message.length > 0, `${what}: and a message`);
+  }
+}
+
+/** The same answer, for comparing answers of several calls (settledAt may be read from different clocks). */
+function gist(answer: PaymentConfirmation): unknown {
+  if (answer.status === "pending") return { status: "pending" };
+  if (answer.status === "failed") return { status: "failed", code: (answer as { code: unknown }).code };
+  const s = answer as Settlement;
+  return { status: s.status, protocol: s.protocol, reference: s.reference, amount_cents: s.amount_cents };
+}
+
+function faultsOf(ctx: PaymentRailContext): PaymentRailFaults {
+  assert.ok(
+    ctx.faults,
+    "the context offers faults (skip the fault tests for a rail that cannot inject them)",
+  );
+  return ctx.faults;
+}
+
+/** Runs a settle that is made to fail and asserts it reports no settlement. */
+async function settleFails(rail: PaymentRail, payment: VerifiedPayment, charge: Charge, what: string) {
+  let outcome: unknown;
+  try {
+    outcome = await rail.settle(payment, charge);
+  } catch {
+    return;
+  }
+  assert.fail(`${what}: settle was made to fail, but it answered ${describeValue(outcome)}`);
+}
+
 function credentialOf(rail: PaymentRail, headers: Headers): PaymentCredential {
   const credential = rail.readCredential(headers);
   assert.ok(credential, "the rail reads the credential its client sent");
@@ -146,6 +265,13 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
     }),
 
     "readCredential returns undefined when the request carries no credential": run(async ({ rail }) => {
+      assert.equal(typeof rail.credentialHeader, "string");
+      assert.ok(rail.credentialHeader.length > 0, "the rail names its credential header");
+      assert.equal(
+        rail.credentialHeader,
+        rail.credentialHeader.toLowerCase(),
+        "the header name is lower-case",
+      );
       assert.equal(rail.readCredential(new Headers()), undefined);
       const unrelated = new Headers({
         "content-type": "application/json",
@@ -174,6 +300,14 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
         "malformed_credential",
         "a garbled credential",
       );
+      for (const [what, headers] of [
+        ["a truncated credential value", truncated],
+        ["a garbled credential value", garbled],
+      ] as const) {
+        const value = headers.get(ctx.rail.credentialHeader);
+        assert.ok(value !== null, `the paid request carries the ${ctx.rail.credentialHeader} header`);
+        await refusedWith(() => ctx.rail.parseCredential(value), "malformed_credential", what);
+      }
     }),
 
     "verify refuses a credential for another amount with payment_mismatch": run(async (ctx) => {
@@ -342,6 +476,146 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
           assert.equal(typeof value, "string", `receipt header ${name} is a string`);
           assert.ok(value.length > 0, `receipt header ${name} is not empty`);
         }
+      }
+    }),
+
+    "parseCredential reads the credentialHeader value as readCredential reads the request": run(
+      async (ctx) => {
+        const charge = chargeFixture();
+        const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
+        const value = headers.get(ctx.rail.credentialHeader);
+        assert.ok(value !== null, `the client sends its credential in ${ctx.rail.credentialHeader}`);
+        const parsed = ctx.rail.parseCredential(value);
+        assert.ok(parsed, "the rail parses its own credential's value");
+        assert.deepEqual(parsed, ctx.rail.readCredential(headers), "both readings give one credential");
+        const fromValue = await ctx.rail.verify(parsed, charge);
+        const fromHeaders = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+        assert.equal(fromValue.replayKey, fromHeaders.replayKey, "both readings verify as one payment");
+      },
+    ),
+
+    "verified details survive a JSON round trip": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const stored = roundTrip(payment);
+      assert.deepEqual(stored, payment, "the verified payment is plain JSON");
+      const settlement = await ctx.rail.settle(stored, charge);
+      assert.equal(settlement.status, "settled", "the payment read back from a store settles");
+      const answer = await confirmOf(ctx.rail)(question(stored, Date.now()));
+      assert.equal(
+        assertSettled(ctx.rail, answer, payment, "details read back").reference,
+        settlement.reference,
+      );
+    }),
+
+    "confirm answers settled with the settlement's reference after a settle": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const startedAt = Date.now();
+      const settlement = await ctx.rail.settle(payment, charge);
+      assert.equal(settlement.status, "settled");
+      const confirm = confirmOf(ctx.rail);
+      for (const reference of [undefined, settlement.reference]) {
+        const answer = await confirm(question(payment, startedAt, reference));
+        const confirmed = assertSettled(ctx.rail, answer, payment, "a settled payment");
+        assert.equal(confirmed.reference, settlement.reference, "confirm names the settlement's reference");
+      }
+    }),
+
+    "confirm answers settled with the same reference or pending, never failed, after a pending settlement":
+      run(async (ctx) => {
+        const charge = chargeFixture();
+        const { payment } = await paidAndVerified(ctx, charge);
+        await ctx.holdSettlement();
+        const startedAt = Date.now();
+        const pending = await ctx.rail.settle(payment, charge);
+        assert.equal(pending.status, "pending");
+        const answer = await confirmOf(ctx.rail)(question(payment, startedAt, pending.reference));
+        if (answer.status === "pending") return;
+        const confirmed = assertSettled(ctx.rail, answer, payment, "a pending settlement");
+        assert.equal(
+          confirmed.reference,
+          pending.reference,
+          "confirm names the pending settlement's reference",
+        );
+      }),
+
+    "confirm never answers settled for a payment that was never settled": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const answer = await confirmOf(ctx.rail)(question(payment, Date.now()));
+      assertNotSettled(answer, "a verified payment that was never settled");
+    }),
+
+    "confirm moves no money": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      const confirm = confirmOf(ctx.rail);
+      // Asked before any settle (which the core never does), confirm must still leave the funds where they are.
+      for (let i = 0; i < 3; i++) {
+        assertNotSettled(await confirm(question(payment, Date.now())), `confirm #${i + 1} before settle`);
+      }
+      const settlement = await ctx.rail.settle(payment, charge);
+      assert.equal(settlement.status, "settled", "the funds were still there to settle after three confirms");
+      const answer = await confirm(question(payment, Date.now()));
+      assert.equal(assertSettled(ctx.rail, answer, payment, "after settle").reference, settlement.reference);
+    }),
+
+    "confirm answers alike when called concurrently and from another rail instance": run(async (ctx) => {
+      const other = ctx.another ? await ctx.another() : undefined;
+      assert.ok(other, "the context offers another rail instance with the same configuration");
+      const settledCharge = chargeFixture();
+      const settled = await paidAndVerified(ctx, settledCharge);
+      const startedAt = Date.now();
+      const settlement = await ctx.rail.settle(settled.payment, settledCharge);
+      const unsettledCharge = chargeFixture();
+      const unsettled = await paidAndVerified(ctx, unsettledCharge);
+      const cases: [VerifiedPayment, string][] = [
+        [settled.payment, "a settled payment"],
+        [unsettled.payment, "a payment never settled"],
+      ];
+      for (const [payment, what] of cases) {
+        const answers: PaymentConfirmation[] = await Promise.all(
+          [ctx.rail, other, ctx.rail, other, ctx.rail, other].map((rail) =>
+            confirmOf(rail)(question(payment, startedAt)),
+          ),
+        );
+        const first = answers[0];
+        assert.ok(first);
+        for (const answer of answers) {
+          assert.deepEqual(gist(answer), gist(first), `${what}: every confirm gives the same answer`);
+        }
+        if (payment === settled.payment) {
+          assert.equal(assertSettled(ctx.rail, first, payment, what).reference, settlement.reference);
+        } else {
+          assertNotSettled(first, what);
+        }
+      }
+    }),
+
+    "confirm answers settled when settle lost its answer after the money moved": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      await faultsOf(ctx).loseAnswerAfterTransfer();
+      const startedAt = Date.now();
+      await settleFails(ctx.rail, payment, charge, "a settle whose answer is lost");
+      const rails = [ctx.rail, ...(ctx.another ? [await ctx.another()] : [])];
+      const answers = await Promise.all(rails.map((rail) => confirmOf(rail)(question(payment, startedAt))));
+      for (const answer of answers) {
+        assertSettled(ctx.rail, answer, payment, "funds that moved while the answer was lost");
+        assert.deepEqual(gist(answer), gist(answers[0] as PaymentConfirmation), "every rail instance agrees");
+      }
+    }),
+
+    "confirm never answers settled when settle failed before the money moved": run(async (ctx) => {
+      const charge = chargeFixture();
+      const { payment } = await paidAndVerified(ctx, charge);
+      await faultsOf(ctx).failBeforeTransfer();
+      const startedAt = Date.now();
+      await settleFails(ctx.rail, payment, charge, "a settle that fails before the transfer");
+      const rails = [ctx.rail, ...(ctx.another ? [await ctx.another()] : [])];
+      for (const rail of rails) {
+        assertNotSettled(await confirmOf(rail)(question(payment, startedAt)), "funds that never moved");
       }
     }),
   };

@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Clock, CreateResult, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, PortError } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../kit.ts";
+import { runSuite, type TestOutcome } from "../kit.ts";
+import { openSharedReferenceStore, type SharedFault } from "./shared-reference-store.fixture.ts";
 import type { StoreContractName } from "./store-contract.ts";
 import { STORE_CONTRACT_NAMES, storeContract } from "./store-contract.ts";
 
@@ -207,4 +211,68 @@ describe("storeContract", () => {
     expect(await run(true)).toBe(true);
     expect(await run(false)).toBe(false);
   });
+});
+
+describe("storeContract: the shared test", () => {
+  const SHARED: StoreContractName =
+    "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost";
+
+  /** Runs the shared test alone on the file-shared reference store, with `fault` in every process. */
+  async function sharedOutcome(fault: SharedFault | undefined, withOpening = true): Promise<TestOutcome> {
+    const root = await mkdtemp(join(tmpdir(), "mailpiece-shared-store-"));
+    try {
+      const dirs = new WeakMap<Store, string>();
+      let opened = 0;
+      const suite = storeContract({
+        async create({ clock }) {
+          const dir = join(root, `store-${++opened}`);
+          const store = await openSharedReferenceStore({ dir, clock, ...(fault ? { fault } : {}) });
+          dirs.set(store, dir);
+          return store;
+        },
+        ...(withOpening
+          ? {
+              sharedOpening: (store: Store) => ({
+                module: new URL("./shared-reference-store.fixture.ts", import.meta.url).href,
+                export: "openSharedReferenceStore",
+                options: { dir: dirs.get(store), fault },
+              }),
+            }
+          : {}),
+      });
+      const report = await runSuite({
+        name: suite.name,
+        tests: suite.tests.filter((t) => t.name === SHARED),
+      });
+      const [outcome] = report.outcomes;
+      if (!outcome) throw new Error("the suite has no shared test");
+      return outcome;
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }
+
+  it("passes a store that several processes really share", async () => {
+    const outcome = await sharedOutcome(undefined);
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.ok).toBe(true);
+  }, 60_000);
+
+  const faults: Array<[SharedFault, RegExp]> = [
+    ["process-local data", /absent in this process|exactly one/],
+    ["in-process lock", /exactly once|exactly one|none is lost/],
+  ];
+  for (const [fault, message] of faults) {
+    it(`catches a store declared shared with the fault "${fault}"`, async () => {
+      const outcome = await sharedOutcome(fault);
+      expect(outcome.ok).toBe(false);
+      expect(outcome.error).toMatch(message);
+    }, 60_000);
+  }
+
+  it("fails a store that declares shared: true without sharedOpening, saying so", async () => {
+    const outcome = await sharedOutcome(undefined, false);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toMatch(/pass sharedOpening/);
+  }, 60_000);
 });

@@ -3,6 +3,17 @@ import type { Clock, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, manualClock } from "@mailpiece/ports";
 import type { ContractTest, Suite } from "../kit.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
+import {
+  SHARED_PHASES,
+  SHARED_PLAN,
+  SHARED_PROCESSES,
+  type SharedResults,
+  type StoreOpening,
+  sharedKeys,
+} from "./shared-store-plan.ts";
+import { startStoreProcesses } from "./shared-store-processes.ts";
+
+export type { StoreOpening } from "./shared-store-plan.ts";
 
 /** The names of the Store contract tests, one per MUST sentence of the Store port. Skip lists are typed by it. */
 export const STORE_CONTRACT_NAMES = [
@@ -27,6 +38,7 @@ export const STORE_CONTRACT_NAMES = [
   "list returns at most limit records: 100 by default, never more than 1000",
   "list: a key present for the whole listing appears exactly once",
   "durable: acknowledged writes survive reopen",
+  "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost",
 ] as const;
 
 export type StoreContractName = (typeof STORE_CONTRACT_NAMES)[number];
@@ -46,6 +58,12 @@ export interface StoreContractOptions {
    * `previous` before calling it. Required when the store declares `durable: true`.
    */
   reopen?(previous: Store): Promise<Store>;
+  /**
+   * How other processes open the data of `store` while it is open: a module, its exported opener and JSON options.
+   * The suite starts several processes (`node --import tsx`) that open it at once and race on the same keys.
+   * Required when the store declares `shared: true`.
+   */
+  sharedOpening?(store: Store): StoreOpening | Promise<StoreOpening>;
 }
 
 type TestBody = (store: Store, clock: StoreContractContext["clock"]) => Promise<void>;
@@ -760,6 +778,36 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
         await current?.close();
       }
     },
+
+    "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost":
+      async () => {
+        const clock = manualClock();
+        const store = await options.create({ clock });
+        let processes: Awaited<ReturnType<typeof startStoreProcesses>> | undefined;
+        try {
+          if (!store.capabilities.shared) return;
+          assert.ok(
+            options.sharedOpening,
+            "this store declares shared: true; pass sharedOpening to storeContract so the suite can open it from other processes",
+          );
+          await store.put(sharedKeys.counter, { n: 0 });
+          for (let i = 0; i < SHARED_PLAN.deletes; i++) {
+            await store.put(sharedKeys.deleted(i), { i });
+            await store.put(sharedKeys.casDeleted(i), { i });
+          }
+          processes = await startStoreProcesses(await options.sharedOpening(store), SHARED_PROCESSES);
+          const results = {} as { [P in keyof SharedResults]: SharedResults[P][] };
+          for (const phase of SHARED_PHASES) {
+            (results as Record<string, unknown>)[phase] = await processes.run(phase);
+          }
+          await processes.close();
+          processes = undefined;
+          await checkShared(store, results);
+        } finally {
+          processes?.kill();
+          await store.close();
+        }
+      },
   };
 
   return {
@@ -769,6 +817,89 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
       run: tests[name],
     })),
   };
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/** Checks what the processes of the shared test saw, and what the store holds after them. */
+async function checkShared(
+  store: Store,
+  results: { [P in keyof SharedResults]: SharedResults[P][] },
+): Promise<void> {
+  const processes = SHARED_PROCESSES;
+  for (const i of range(SHARED_PLAN.claims)) {
+    const key = sharedKeys.claim(i);
+    const seen = results.claims.map((r) => r.claims.find((c) => c.i === i));
+    const winners = seen.filter((c) => c?.created);
+    assert.equal(
+      winners.length,
+      1,
+      `create(${key}) from ${processes} processes at once: exactly one receives created: true, got ${winners.length}`,
+    );
+    const winner = winners[0]?.value;
+    for (const claim of seen) {
+      assert.equal(claim?.version, 1, `create(${key}): every process receives version 1`);
+      assert.deepEqual(claim?.value, winner, `create(${key}): every process receives the winner's value`);
+    }
+    assert.deepEqual((await store.get(key))?.value, winner, `get(${key}) returns the winner's value`);
+    for (const [worker, read] of results.reads.entries()) {
+      assert.deepEqual(read.claims[i], winner, `process ${worker} reads the winner's value of ${key}`);
+    }
+  }
+
+  const puts = results.puts.flatMap((r) => r.puts);
+  const total = processes * SHARED_PLAN.puts;
+  assert.deepEqual(
+    puts.map((p) => p.version).sort((a, b) => a - b),
+    range(total).map((i) => i + 1),
+    `${total} puts of one key from ${processes} processes store versions 1 to ${total}, each exactly once`,
+  );
+  const stored = await store.get(sharedKeys.put);
+  assert.equal(stored?.version, total, "the stored version counts every put");
+  assert.deepEqual(
+    stored?.value,
+    puts.find((p) => p.version === total)?.value,
+    "the stored value is the last put's",
+  );
+
+  const increments = processes * SHARED_PLAN.increments;
+  assert.deepEqual(
+    results.increments.flatMap((r) => r.versions).sort((a, b) => a - b),
+    range(increments).map((i) => i + 2),
+    `compare-and-set from ${processes} processes: each version from 2 to ${increments + 1} is written exactly once`,
+  );
+  const counter = await store.get<{ n: number }>(sharedKeys.counter);
+  assert.equal(counter?.value.n, increments, `the counter holds all ${increments} increments: none is lost`);
+  assert.equal(counter?.version, increments + 1);
+
+  for (const i of range(SHARED_PLAN.deletes)) {
+    const plain = results.deletes.filter((r) => r.plain[i]).length;
+    assert.equal(plain, 1, `delete(${sharedKeys.deleted(i)}) from ${processes} processes: one returns true`);
+    const conditional = results.deletes.map((r) => r.conditional[i]);
+    assert.equal(
+      conditional.filter((c) => c === "deleted").length,
+      1,
+      `delete(${sharedKeys.casDeleted(i)}, ifVersion 1) from ${processes} processes: exactly one deletes; got ${conditional.join(", ")}`,
+    );
+    assert.equal(await store.get(sharedKeys.deleted(i)), undefined);
+    assert.equal(await store.get(sharedKeys.casDeleted(i)), undefined);
+  }
+
+  const own = range(processes)
+    .flatMap((worker) => range(SHARED_PLAN.own).map((j) => sharedKeys.own(worker, j)))
+    .sort();
+  for (const [worker, read] of results.reads.entries()) {
+    assert.deepEqual(
+      read.own,
+      own,
+      `list from process ${worker} returns every process's keys once, in order`,
+    );
+  }
+  assert.deepEqual(
+    (await listAll(store, sharedKeys.ownPrefix)).map((r) => r.key),
+    own,
+    "list from the suite's process returns every key the other processes created",
+  );
 }
 
 /** Follows cursors to the end; fails if the listing does not end. */

@@ -1,4 +1,4 @@
-import type { Issue } from "@mailpiece/orders";
+import type { Issue } from "@mailpiece/errors";
 import { FlowersError } from "./errors.ts";
 
 /** The lowest and highest total of one order, in integer US cents. */

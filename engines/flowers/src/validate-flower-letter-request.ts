@@ -1,4 +1,5 @@
-import { createSchemaCheck, type Issue } from "@mailpiece/orders";
+import type { Issue } from "@mailpiece/errors";
+import { createSchemaCheck } from "@mailpiece/orders";
 import { FlowersError } from "./errors.ts";
 import { COUNTRY_PATTERN, FlowerLetterRequest } from "./flower-letter-schema.ts";
 import { toE164 } from "./phone.ts";
@@ -170,7 +171,7 @@ export function parseFlowerLetterRequest(body: unknown): FlowerLetter {
   throw new FlowersError(
     "flower_letter_invalid",
     `The flower letter has ${count} problem${count === 1 ? "" : "s"}: ${result.issues.map((i) => `${i.path || "body"} ${i.code}`).join(", ")}.`,
-    result.issues,
+    { issues: result.issues },
   );
 }
 

@@ -32,14 +32,10 @@ export async function appendAttachments(
 
 function unreadable(file: CheckedAttachment, message: string, cause?: unknown): FormsError {
   const path = joinPath("form.attachments", file.index);
-  return new FormsError(
-    "attachment_unreadable",
-    message,
-    [{ path, code: "attachment_unreadable", message }],
-    {
-      cause,
-    },
-  );
+  return new FormsError("attachment_unreadable", message, {
+    issues: [{ path, code: "attachment_unreadable", message }],
+    cause,
+  });
 }
 
 async function appendPdf(

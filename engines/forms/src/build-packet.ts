@@ -58,7 +58,7 @@ export async function buildPacket(
     throw new FormsError(
       "form_invalid",
       `The answers to ${workflow.slug} are refused: ${evaluation.issues.length} problem${evaluation.issues.length === 1 ? "" : "s"} (see issues).`,
-      evaluation.issues,
+      { issues: evaluation.issues },
     );
   }
   const text = composePacketText(workflow, evaluation.answers, evaluation.attachments);
@@ -111,10 +111,10 @@ export async function buildPacket(
 /** Maps a typesetter refusal to `packet_unprintable`, with the path of the value at fault where there is one. */
 function unprintable(error: unknown, workflow: Workflow): FormsError {
   if (!TypesetterError.isInstance(error)) {
-    return new FormsError("packet_unprintable", "The packet cannot be assembled.", [], { cause: error });
+    return new FormsError("packet_unprintable", "The packet cannot be assembled.", { cause: error });
   }
   if (error.field === "render") {
-    return new FormsError("invalid_options", `options.render: ${error.message}`, [], { cause: error });
+    return new FormsError("invalid_options", `options.render: ${error.message}`, { cause: error });
   }
   const signatureField = workflow.packet.signature_field;
   const path =
@@ -124,5 +124,5 @@ function unprintable(error: unknown, workflow: Workflow): FormsError {
         ? `form.fields.${signatureField}`
         : "form.fields";
   const issue: FormIssue = { path, code: error.code, message: error.message };
-  return new FormsError("packet_unprintable", error.message, [issue], { cause: error });
+  return new FormsError("packet_unprintable", error.message, { issues: [issue], cause: error });
 }

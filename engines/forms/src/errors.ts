@@ -1,4 +1,4 @@
-import type { FormIssue } from "./issues.ts";
+import { defineError } from "@mailpiece/errors";
 
 /**
  * Stable error codes of the forms engine. Apps map them to HTTP in one place.
@@ -10,6 +10,9 @@ import type { FormIssue } from "./issues.ts";
  * - `attachment_unreadable`: an attached PDF or image passed the checks but cannot be read or is encrypted.
  * - `packet_unprintable`: the letter cannot be typeset (characters no font has, an address too long for its
  *   window, a drawn signature that is not a readable image); `issues` carry the typesetter's code.
+ *
+ * `issues` are form issues (`FormIssue`): every problem found, each with the path at fault; empty when the message
+ * says it all.
  */
 export type FormsErrorCode =
   | "invalid_workflow"
@@ -19,29 +22,5 @@ export type FormsErrorCode =
   | "attachment_unreadable"
   | "packet_unprintable";
 
-const MARKER = Symbol.for("mailpiece.forms_error");
-
 /** The one error class of the forms package. `code` is a stable wire contract; `message` is for people. */
-export class FormsError extends Error {
-  readonly code: FormsErrorCode;
-  /** Every problem found, each with the path at fault; empty when the message says it all. */
-  readonly issues: readonly FormIssue[];
-  readonly [MARKER] = true;
-
-  constructor(
-    code: FormsErrorCode,
-    message: string,
-    issues: readonly FormIssue[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "FormsError";
-    this.code = code;
-    this.issues = issues;
-  }
-
-  /** True for any FormsError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is FormsError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
-  }
-}
+export class FormsError extends defineError<FormsErrorCode>("FormsError") {}

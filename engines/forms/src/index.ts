@@ -1,8 +1,6 @@
 export type { AddressAnswer } from "./address.ts";
 export { ADDRESS_COUNTRIES } from "./address.ts";
 export type { CheckedAttachment, FormAttachmentInput } from "./attachments.ts";
-export type { PacketOptions } from "./build-packet.ts";
-export { buildPacket } from "./build-packet.ts";
 export { BUILTIN_WORKFLOWS } from "./builtin-workflows.ts";
 export type { WorkflowQuery, WorkflowSummary } from "./catalog.ts";
 export { DEFAULT_PAGE_SIZE, findWorkflow, listWorkflows, MAX_PAGE_SIZE } from "./catalog.ts";

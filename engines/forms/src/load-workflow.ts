@@ -26,11 +26,11 @@ export function loadWorkflow(definition: unknown): Workflow {
   if (!validateDefinition(definition)) {
     // Read at once: Ajv keeps only the errors of its latest run, and nothing runs in between.
     const issues = definitionSchemaIssues(validateDefinition.errors ?? []);
-    throw new FormsError("invalid_workflow", invalidMessage(definition, issues.length), issues);
+    throw new FormsError("invalid_workflow", invalidMessage(definition, issues.length), { issues });
   }
   const issues = checkDefinition(definition);
   if (issues.length > 0) {
-    throw new FormsError("invalid_workflow", invalidMessage(definition, issues.length), issues);
+    throw new FormsError("invalid_workflow", invalidMessage(definition, issues.length), { issues });
   }
   return deepFreeze(structuredClone(definition)) as unknown as Workflow;
 }

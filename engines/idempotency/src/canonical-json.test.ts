@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "./canonical-json.ts";
+import { IdempotencyError } from "./errors.ts";
 import { fingerprintBytes, fingerprintJson } from "./fingerprint.ts";
 
 describe("canonicalJson", () => {
@@ -9,8 +10,19 @@ describe("canonicalJson", () => {
     );
   });
   it("refuses values that have no JSON form", () => {
-    expect(() => canonicalJson({ a: Number.NaN })).toThrow(TypeError);
-    expect(() => canonicalJson({ a: 1n })).toThrow(TypeError);
+    const refusal = (value: unknown) => {
+      try {
+        canonicalJson(value);
+      } catch (error) {
+        return IdempotencyError.isInstance(error) ? error.code : error;
+      }
+      return "accepted";
+    };
+    expect(refusal({ a: Number.NaN })).toBe("value_not_serialisable");
+    expect(refusal({ a: [Number.POSITIVE_INFINITY] })).toBe("value_not_serialisable");
+    expect(refusal({ a: 1n })).toBe("value_not_serialisable");
+    expect(refusal({ a: Symbol("s") })).toBe("value_not_serialisable");
+    expect(refusal({ a: 1 })).toBe("accepted");
   });
 });
 

@@ -1,3 +1,5 @@
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
+
 /**
  * Stable error codes of the lifecycle engine. Apps map them to HTTP in one place.
  * - `unknown_status`: a status that is not one of the order statuses (the order's or the one asked for).
@@ -13,26 +15,27 @@ export type LifecycleErrorCode =
   | "invalid_input"
   | "inconsistent_timeline";
 
-const MARKER = Symbol.for("mailpiece.lifecycle_error");
+/** The options of a LifecycleError: those of every Mailpiece error, and the input at fault. */
+export interface LifecycleErrorOptions extends ErrorOptions {
+  field?: string;
+}
+
+const LifecycleErrorBase = defineError<LifecycleErrorCode>("LifecycleError");
 
 /**
  * The one error class of the lifecycle package. `code` is a stable wire contract; `message` is for people.
  * `field` names the input at fault for `invalid_input` (for example `at` or `extra.refunded_at`).
  */
-export class LifecycleError extends Error {
-  readonly code: LifecycleErrorCode;
+export class LifecycleError extends LifecycleErrorBase {
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
-  constructor(code: LifecycleErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "LifecycleError";
-    this.code = code;
-    this.field = options?.field;
+  constructor(code: LifecycleErrorCode, message: string, options: LifecycleErrorOptions = {}) {
+    super(code, message, options);
+    this.field = options.field;
   }
 
   /** True for any LifecycleError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is LifecycleError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static override isInstance(value: unknown): value is LifecycleError {
+    return LifecycleErrorBase.isInstance(value);
   }
 }

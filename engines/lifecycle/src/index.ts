@@ -1,4 +1,4 @@
-export type { LifecycleErrorCode } from "./errors.ts";
+export type { LifecycleErrorCode, LifecycleErrorOptions } from "./errors.ts";
 export { LifecycleError } from "./errors.ts";
 export type { FollowMeta, FollowResult, ProviderJobStatus } from "./follow-provider.ts";
 export { followProvider, PROVIDER_JOB_STATUSES, PROVIDER_PATHS } from "./follow-provider.ts";

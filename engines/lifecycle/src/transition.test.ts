@@ -1,3 +1,4 @@
+import { defineError } from "@mailpiece/errors";
 import { describe, expect, it } from "vitest";
 import { LifecycleError, type LifecycleErrorCode } from "./errors.ts";
 import type { OrderStatus } from "./statuses.ts";
@@ -222,8 +223,10 @@ describe("transition", () => {
     }
     expect(caught).toBeInstanceOf(LifecycleError);
     expect((caught as Error).message).toContain("queued");
-    const lookalike = Object.assign(new Error("x"), { [Symbol.for("mailpiece.lifecycle_error")]: true });
-    expect(LifecycleError.isInstance(lookalike)).toBe(true);
+    // A second install of the package makes its class with the same name.
+    const Copied = defineError<LifecycleErrorCode>("LifecycleError");
+    expect(LifecycleError.isInstance(new Copied("unknown_status", "x"))).toBe(true);
+    expect(LifecycleError.isInstance(caught)).toBe(true);
     expect(LifecycleError.isInstance(new Error("x"))).toBe(false);
   });
 });

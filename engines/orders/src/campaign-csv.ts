@@ -1,6 +1,7 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from "node:stream";
 import Papa from "papaparse";
 import { utf8ByteLength } from "./base64.ts";
+import { OrdersError } from "./errors.ts";
 import type { IssueCode } from "./issues.ts";
 import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES } from "./limits.ts";
 import { checkManualAddress, type ManualAddressField, type ManualAddressRules } from "./manual-address.ts";
@@ -124,8 +125,9 @@ export function readCampaignCsvStream(
     limiter.setEncoding("utf8");
     // The parser and the pipeline both see a failure of the stream; whichever reports it first settles.
     const fail = (error: unknown) => {
-      if (error instanceof CsvTooLarge) settle(() => resolve(tooLarge(error.bytes, limit)));
-      else settle(() => reject(error));
+      if (OrdersError.isInstance(error) && error.code === "csv_too_large") {
+        settle(() => resolve(tooLarge(limiter.bytes, limit)));
+      } else settle(() => reject(error));
     };
     pipeline(input, limiter, (error) => {
       if (error) fail(error);
@@ -389,18 +391,10 @@ function cellOf(record: readonly string[], index: number): string | undefined {
   return index < 0 ? undefined : (record[index] ?? "").trim();
 }
 
-class CsvTooLarge extends Error {
-  constructor(
-    readonly bytes: number,
-    limit: number,
-  ) {
-    super(`The CSV is over ${limit} bytes.`);
-  }
-}
-
-/** Passes bytes through until more than `limit` have passed, then fails with CsvTooLarge. */
+/** Passes bytes through until more than `limit` have passed, then fails with OrdersError("csv_too_large"). */
 class ByteLimit extends Transform {
-  private bytes = 0;
+  /** The bytes seen so far, the one that passed the limit included. */
+  bytes = 0;
 
   constructor(private readonly limit: number) {
     super();
@@ -408,7 +402,8 @@ class ByteLimit extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.byteLength;
-    if (this.bytes > this.limit) done(new CsvTooLarge(this.bytes, this.limit));
-    else done(null, chunk);
+    if (this.bytes > this.limit) {
+      done(new OrdersError("csv_too_large", `The CSV is over ${this.limit} bytes.`));
+    } else done(null, chunk);
   }
 }

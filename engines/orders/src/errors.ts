@@ -1,30 +1,12 @@
-import type { Issue } from "./issues.ts";
+import { defineError } from "@mailpiece/errors";
 
-/** Stable codes of OrdersError. */
-export type OrdersErrorCode = "order_invalid";
+/**
+ * Stable codes of OrdersError.
+ * - `order_invalid`: `parseOrderRequest` found problems; `issues` lists every one.
+ * - `csv_too_large`: a campaign CSV stream passed its byte limit. Internal: `readCampaignCsvStream` turns it into a
+ *   `csv_too_large` problem of its result, so it never reaches a caller.
+ */
+export type OrdersErrorCode = "order_invalid" | "csv_too_large";
 
-const MARKER = Symbol.for("mailpiece.orders_error");
-
-/** The one error class of the orders package, thrown by parseOrderRequest; `issues` lists every problem. */
-export class OrdersError extends Error {
-  readonly code: OrdersErrorCode;
-  readonly issues: readonly Issue[];
-  readonly [MARKER] = true;
-
-  constructor(
-    code: OrdersErrorCode,
-    message: string,
-    issues: readonly Issue[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "OrdersError";
-    this.code = code;
-    this.issues = issues;
-  }
-
-  /** True for any OrdersError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is OrdersError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
-  }
-}
+/** The one error class of the orders package. `code` is a stable wire contract; `message` is for people. */
+export class OrdersError extends defineError<OrdersErrorCode>("OrdersError") {}

@@ -1,3 +1,5 @@
+import type { Issue } from "@mailpiece/errors";
+
 /**
  * Every code an order issue or warning can carry. The codes are a stable wire contract: clients branch on them,
  * so a code is never renamed or reused for another meaning. Messages are for people and may change.
@@ -75,15 +77,11 @@ export const WARNING_CODES: readonly IssueCode[] = [
 ];
 
 /**
- * One problem with a request, or one warning about an accepted request.
+ * One problem with a request, or one warning about an accepted request (the `Issue` of `@mailpiece/errors`).
  * `path` is the dotted JSON path of the field ("recipient_address_manual.state", "form.attachments[0].base64"),
  * "" for the body itself. `code` is one of ISSUE_CODES here; other layers add their own codes.
  */
-export interface Issue {
-  path: string;
-  code: string;
-  message: string;
-}
+export type { Issue };
 
 /** True when `code` is one of the codes this package emits. */
 export function isIssueCode(code: string): code is IssueCode {

@@ -1,3 +1,4 @@
+import { defineError } from "@mailpiece/errors";
 import { describe, expect, it } from "vitest";
 import { OrdersError } from "./errors.ts";
 import { EXAMPLE_ORDER_REQUESTS } from "./examples.ts";
@@ -25,11 +26,11 @@ describe("parseOrderRequest", () => {
     expect(error.issues.map((i) => i.path)).toEqual(["colour", "request_id"]);
     expect(error.message).toBe("The order request has 2 problems.");
   });
-  it("OrdersError is recognised by its marker only", () => {
+  it("OrdersError is recognised across copies of the package, and nothing else is", () => {
+    const CopiedOrdersError = defineError<"order_invalid">("OrdersError");
+    expect(OrdersError.isInstance(new CopiedOrdersError("order_invalid", "x"))).toBe(true);
     expect(OrdersError.isInstance(new Error("x"))).toBe(false);
+    expect(OrdersError.isInstance(new (defineError("FlowersError"))("order_invalid", "x"))).toBe(false);
     expect(OrdersError.isInstance(null)).toBe(false);
-    expect(
-      OrdersError.isInstance(Object.assign(new Error("x"), { [Symbol.for("mailpiece.orders_error")]: true })),
-    ).toBe(true);
   });
 });

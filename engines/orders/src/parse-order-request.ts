@@ -10,9 +10,7 @@ export function parseOrderRequest(body: unknown): { order: NormalizedOrder; warn
   const result = validateOrderRequest(body);
   if (result.ok) return { order: result.order, warnings: result.warnings };
   const count = result.issues.length;
-  throw new OrdersError(
-    "order_invalid",
-    `The order request has ${count} problem${count === 1 ? "" : "s"}.`,
-    result.issues,
-  );
+  throw new OrdersError("order_invalid", `The order request has ${count} problem${count === 1 ? "" : "s"}.`, {
+    issues: result.issues,
+  });
 }

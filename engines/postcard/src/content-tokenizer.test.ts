@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ContentSyntaxError, type Operand, type Operation, readOperations } from "./content-tokenizer.ts";
+import { type Operand, type Operation, readOperations } from "./content-tokenizer.ts";
+import { PostcardError } from "./errors.ts";
 
 const bytes = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const ops = (s: string): Operation[] => [...readOperations(bytes(s))];
@@ -86,7 +87,13 @@ describe("readOperations", () => {
   });
 
   it("refuses arrays nested deeper than any real content", () => {
-    expect(() => ops(`${"[".repeat(65)}`)).toThrow(ContentSyntaxError);
+    let refusal: unknown;
+    try {
+      ops(`${"[".repeat(65)}`);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(PostcardError.isInstance(refusal) && refusal.code).toBe("content_malformed");
     expect(ops(`${"[".repeat(64)}1${"]".repeat(64)} x`)).toHaveLength(1);
   });
 });

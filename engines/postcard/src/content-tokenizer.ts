@@ -1,3 +1,5 @@
+import { PostcardError } from "./errors.ts";
+
 /** A name operand; `name` is the text after the slash as written, `#xx` escapes left in place. */
 export interface NameOperand {
   type: "name";
@@ -94,14 +96,6 @@ function isOperator(token: Token): token is { operator: string } {
 /** Arrays and dictionaries nest at most this deep; deeper nesting is refused as malformed. */
 const MAX_DEPTH = 64;
 
-/** Thrown for content that cannot be read at all (nesting deeper than any real content stream has). */
-export class ContentSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ContentSyntaxError";
-  }
-}
-
 class Reader {
   private pos = 0;
   private depth = 0;
@@ -158,7 +152,7 @@ class Reader {
 
   private nested<T>(read: () => T): T {
     if (++this.depth > MAX_DEPTH)
-      throw new ContentSyntaxError(`arrays or dictionaries nest deeper than ${MAX_DEPTH}`);
+      throw new PostcardError("content_malformed", `arrays or dictionaries nest deeper than ${MAX_DEPTH}`);
     try {
       return read();
     } finally {

@@ -1,6 +1,7 @@
 import { PDFDocument, PDFName, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { ContentTooComplexError, findInk, type InkMark } from "./ink-walker.ts";
+import { PostcardError } from "./errors.ts";
+import { findInk, type InkMark } from "./ink-walker.ts";
 import { IDENTITY } from "./matrix.ts";
 import { PdfReader } from "./pdf-objects.ts";
 import { gradientPng } from "./png.fixture.ts";
@@ -330,7 +331,8 @@ describe("findInk: images, forms, shadings, annotations", () => {
       addForm(p, "Fm0", "/L Do ".repeat(100), { Resources: { XObject: { L: leaf } } });
     };
     const attempt = marks("/Fm0 Do ".repeat(90), forms);
-    await expect(attempt).rejects.toThrow(ContentTooComplexError);
+    const refusal = await attempt.catch((error: unknown) => error);
+    expect(PostcardError.isInstance(refusal) && refusal.code).toBe("content_too_complex");
     await expect(attempt).rejects.toThrow(/more than 1000000 operators/);
     expect(await marks("/Fm0 Do ".repeat(60), forms)).toEqual([]);
   });

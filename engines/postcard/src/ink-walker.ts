@@ -10,6 +10,7 @@ import {
   union,
 } from "./bounds.ts";
 import { type Operand, type Operation, readOperations } from "./content-tokenizer.ts";
+import { PostcardError } from "./errors.ts";
 import { FALLBACK_FONT, type FontMetrics, fontMetrics } from "./font-metrics.ts";
 import { applyX, applyY, IDENTITY, type Matrix, maxScale, multiply, translate } from "./matrix.ts";
 import { BLACK, isWhite, type PaintColor, selectColorSpace } from "./paint-color.ts";
@@ -34,14 +35,6 @@ export interface InkSource {
   toCanvas: Matrix;
   /** The visible canvas in canvas space; nothing outside it prints. */
   canvas: Bounds;
-}
-
-/** Thrown when content is too large or nested too deeply to follow to the end. */
-export class ContentTooComplexError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ContentTooComplexError";
-  }
 }
 
 /** Form XObjects nest at most this deep (a form that draws itself is skipped, not followed). */
@@ -273,7 +266,7 @@ class InkWalker {
     for (const operation of operations) {
       if (this.found !== undefined) return;
       if (++this.operations > MAX_OPERATIONS) {
-        throw new ContentTooComplexError(`more than ${MAX_OPERATIONS} operators`);
+        throw new PostcardError("content_too_complex", `more than ${MAX_OPERATIONS} operators`);
       }
       const { operator, image } = operation;
       operands = operation.operands;
@@ -547,10 +540,10 @@ class InkWalker {
     if (subtype !== "Form") return;
     if (this.forms.includes(xobject)) return;
     if (this.forms.length >= MAX_FORM_DEPTH) {
-      throw new ContentTooComplexError(`form XObjects nest deeper than ${MAX_FORM_DEPTH}`);
+      throw new PostcardError("content_too_complex", `form XObjects nest deeper than ${MAX_FORM_DEPTH}`);
     }
     if (++this.formDraws > MAX_FORM_DRAWS) {
-      throw new ContentTooComplexError(`more than ${MAX_FORM_DRAWS} form XObjects drawn`);
+      throw new PostcardError("content_too_complex", `more than ${MAX_FORM_DRAWS} form XObjects drawn`);
     }
     const matrix = (reader.numbers(xobject.dict, "Matrix", 6) as Matrix | undefined) ?? IDENTITY;
     const ctm = multiply(matrix, gs.ctm);

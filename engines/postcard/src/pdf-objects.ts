@@ -12,6 +12,7 @@ import {
   PDFRef,
   PDFStream,
 } from "pdf-lib";
+import { PostcardError } from "./errors.ts";
 
 /**
  * Small, forgiving readers over pdf-lib objects: each follows indirect references and answers undefined for a
@@ -99,21 +100,13 @@ export function nameOf(value: PDFObject | undefined): string | undefined {
   return value instanceof PDFName ? value.decodeText() : undefined;
 }
 
-/** Thrown when a stream's data cannot be decoded (an unsupported or corrupt filter). */
-export class StreamDecodeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "StreamDecodeError";
-  }
-}
-
-/** The decoded data of a stream. */
+/** The decoded data of a stream. Throws PostcardError("content_undecodable") when it cannot be decoded. */
 export function streamData(stream: PDFStream): Uint8Array {
   try {
     if (stream instanceof PDFRawStream) return decodePDFRawStream(stream).decode();
     if (stream instanceof PDFFlateStream) return stream.getUnencodedContents();
     return stream.getContents();
   } catch (cause) {
-    throw new StreamDecodeError("a stream cannot be decoded", { cause });
+    throw new PostcardError("content_undecodable", "a stream cannot be decoded", { cause });
   }
 }

@@ -1,3 +1,5 @@
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
+
 /**
  * Stable error codes of the pricing engine. Apps map them to HTTP in one place.
  * - `invalid_quote_input`: the quote input is malformed or self-contradictory (a wrong type, a missing postcard size,
@@ -18,27 +20,28 @@ export type PricingErrorCode =
   | "invalid_bounds"
   | "invalid_amount";
 
-const MARKER = Symbol.for("mailpiece.pricing_error");
+/** The options of a PricingError: those of every Mailpiece error, and the input at fault. */
+export interface PricingErrorOptions extends ErrorOptions {
+  field?: string;
+}
+
+const PricingErrorBase = defineError<PricingErrorCode>("PricingError");
 
 /**
  * The one error class of the pricing package. `code` is a stable wire contract; `message` is for people.
  * `field` names the key at fault where one is: a `QuoteInput` key for quote errors, a dotted path into the book for
  * `invalid_price_book`, a `QuoteBounds` key for `invalid_bounds`.
  */
-export class PricingError extends Error {
-  readonly code: PricingErrorCode;
+export class PricingError extends PricingErrorBase {
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
-  constructor(code: PricingErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "PricingError";
-    this.code = code;
-    this.field = options?.field;
+  constructor(code: PricingErrorCode, message: string, options: PricingErrorOptions = {}) {
+    super(code, message, options);
+    this.field = options.field;
   }
 
   /** True for any PricingError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is PricingError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static override isInstance(value: unknown): value is PricingError {
+    return PricingErrorBase.isInstance(value);
   }
 }

@@ -1,3 +1,4 @@
+import { defineError } from "@mailpiece/errors";
 import { describe, expect, it } from "vitest";
 import { PricingError } from "./errors.ts";
 import { formatUsd } from "./format-usd.ts";
@@ -34,8 +35,12 @@ describe("PricingError", () => {
     expect(PricingError.isInstance(error)).toBe(true);
     expect(error.field).toBe("destination_country");
     expect(error.name).toBe("PricingError");
-    const foreign = { [Symbol.for("mailpiece.pricing_error")]: true, code: "route_unavailable" };
-    expect(PricingError.isInstance(foreign)).toBe(true);
+    // A second install of the package makes its class with the same name.
+    const Copied = defineError<"route_unavailable">("PricingError");
+    expect(PricingError.isInstance(new Copied("route_unavailable", "no"))).toBe(true);
+    expect(PricingError.isInstance(new (defineError("LifecycleError"))("route_unavailable", "no"))).toBe(
+      false,
+    );
     expect(PricingError.isInstance(new Error("no"))).toBe(false);
     expect(PricingError.isInstance("route_unavailable")).toBe(false);
   });

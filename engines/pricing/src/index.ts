@@ -1,5 +1,5 @@
 export { DEFAULT_PRICE_BOOK } from "./default-price-book.ts";
-export type { PricingErrorCode } from "./errors.ts";
+export type { PricingErrorCode, PricingErrorOptions } from "./errors.ts";
 export { PricingError } from "./errors.ts";
 export { formatUsd } from "./format-usd.ts";
 export type { DestinationPrices, PostcardSize, PriceBook, ProofKind } from "./price-book.ts";

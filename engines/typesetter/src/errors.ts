@@ -1,7 +1,11 @@
+import type { ErrorOptions, Issue } from "@mailpiece/errors";
+import { defineError } from "@mailpiece/errors";
+
 /**
  * Stable error codes of the typesetter. Apps map them to HTTP in one place.
  * - `format_unsupported`: the letter format cannot be typeset (yet).
- * - `invalid_letter_input`: the letter input is malformed (a missing body, render options out of range).
+ * - `invalid_letter_input`: the letter input is malformed (a missing body, render options out of range, a body that
+ *   is not readable RTF).
  * - `letter_too_complex`: the body is within the size limit but holds more structure than a letter may (nesting,
  *   lines, list items, emphasis markers, link brackets or table columns beyond `LETTER_LIMITS`).
  * - `address_too_long_for_window`: an address block does not fit its envelope window even at the smallest size.
@@ -20,27 +24,32 @@ export type TypesetterErrorCode =
   | "pdf_unreadable"
   | "pdf_encrypted";
 
-const MARKER = Symbol.for("mailpiece.typesetter_error");
+/** The options of a TypesetterError: those of every Mailpiece error, and the `LetterInput` key at fault. */
+export interface TypesetterErrorOptions extends ErrorOptions {
+  field?: string;
+}
+
+const MailpieceTypesetterError = defineError<TypesetterErrorCode>("TypesetterError");
 
 /**
  * The one error class of the typesetter package. `code` is a stable wire contract; `message` is for people.
  * `field` names the `LetterInput` key at fault where one is ("body", "title", "recipient", "sender", "signature",
- * "signer_name", "date", "watermark", "render", "format", "furniture").
+ * "signer_name", "date", "watermark", "render", "format", "furniture"); such an error also carries it as its one
+ * issue (path `field`, the error's code and message) unless other issues are given.
  */
-export class TypesetterError extends Error {
-  readonly code: TypesetterErrorCode;
+export class TypesetterError extends MailpieceTypesetterError {
   readonly field: string | undefined;
-  readonly [MARKER] = true;
 
-  constructor(code: TypesetterErrorCode, message: string, options?: { field?: string; cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "TypesetterError";
-    this.code = code;
-    this.field = options?.field;
+  constructor(code: TypesetterErrorCode, message: string, options: TypesetterErrorOptions = {}) {
+    const { field, ...rest } = options;
+    const issues: readonly Issue[] | undefined =
+      rest.issues ?? (field === undefined ? undefined : [{ path: field, code, message }]);
+    super(code, message, issues === undefined ? rest : { ...rest, issues });
+    this.field = field;
   }
 
   /** True for any TypesetterError, also one created by another copy of this package. */
-  static isInstance(value: unknown): value is TypesetterError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  static override isInstance(value: unknown): value is TypesetterError {
+    return MailpieceTypesetterError.isInstance(value);
   }
 }

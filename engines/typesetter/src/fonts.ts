@@ -25,9 +25,7 @@ export interface PdfGlyph {
 export interface FontFace {
   /** PostScript name, e.g. "Tinos-Regular". */
   readonly name: string;
-  /** The TrueType file, embedded as a subset when the PDF is written. */
-  readonly bytes: Uint8Array;
-  /** The parsed font, shared read-only by every letter. */
+  /** The parsed TrueType font, shared read-only by every letter; the PDF embeds a subset of it. */
   readonly font: Font;
   /** Ascender, descender (positive) and cap height as fractions of the font size. */
   readonly ascent: number;
@@ -138,7 +136,6 @@ export function createFace(bytes: Uint8Array): FontFace {
   };
   return {
     name: font.postscriptName,
-    bytes,
     font,
     ascent: font.ascent / unitsPerEm,
     descent: -font.descent / unitsPerEm,

@@ -95,15 +95,3 @@ describe("inspectPdf", () => {
     expect(error.code).toBe("pdf_encrypted");
   });
 });
-
-describe("TypesetterError", () => {
-  it("is recognised across copies of the package by its marker", () => {
-    const error = new TypesetterError("pdf_encrypted", "locked", { field: "pdf" });
-    expect(TypesetterError.isInstance(error)).toBe(true);
-    expect(error.field).toBe("pdf");
-    expect(error.name).toBe("TypesetterError");
-    expect(TypesetterError.isInstance({ [Symbol.for("mailpiece.typesetter_error")]: true })).toBe(true);
-    expect(TypesetterError.isInstance(new Error("locked"))).toBe(false);
-    expect(TypesetterError.isInstance(null)).toBe(false);
-  });
-});

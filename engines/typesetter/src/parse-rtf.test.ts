@@ -149,6 +149,97 @@ describe("parseRtf", () => {
     ]);
   });
 
+  it("decodes text in the code page of its font, else of the document", () => {
+    const fonts = "{\\fonttbl{\\f0 Times;}{\\f1\\fcharset204 Times Cyr;}{\\f2\\cpg1253 Greek;}}";
+    expect(
+      parseRtf(
+        `{\\rtf1\\ansi\\ansicpg1252\\deff0${fonts}\\'e9 {\\f1 \\'cf\\'f0\\'e8\\'e2\\'e5\\'f2} {\\f2 \\'e1}}`,
+      ),
+    ).toEqual([{ kind: "line", runs: [text("é Привет α")] }]);
+    expect(parseRtf("{\\rtf1\\ansi\\ansicpg1251 \\'cf\\'f0\\'e8}")).toEqual([
+      { kind: "line", runs: [text("При")] },
+    ]);
+  });
+
+  it("reads the Mac and DOS character sets", () => {
+    expect(parseRtf("{\\rtf1\\mac M\\'8anner}")).toEqual([{ kind: "line", runs: [text("Männer")] }]);
+    expect(parseRtf("{\\rtf1\\pc caf\\'82}")).toEqual([{ kind: "line", runs: [text("café")] }]);
+    expect(parseRtf("{\\rtf1\\pca caf\\'82}")).toEqual([{ kind: "line", runs: [text("café")] }]);
+  });
+
+  it("decodes a double-byte character written as two escapes or as an escape and a letter", () => {
+    expect(parseRtf("{\\rtf1\\ansi\\ansicpg932 \\'82\\'a0\\'83e}")).toEqual([
+      { kind: "line", runs: [text("あテ")] },
+    ]);
+  });
+
+  it("reads a font table whose fonts are not in groups of their own", () => {
+    const header =
+      "{\\rtf1\\ansi\\deff0{\\fonttbl\\f0\\fswiss\\fcharset0 Helvetica;\\f1\\fnil\\fcharset2 Symbol;}";
+    expect(parseRtf(`${header}p {\\f1 p}}`)).toEqual([{ kind: "line", runs: [text("p π")] }]);
+  });
+
+  it("gives text in a symbol font the characters it draws", () => {
+    const fonts =
+      "{\\fonttbl{\\f0 Times;}{\\f1\\fnil\\fcharset2 Symbol;}{\\f2\\fnil\\fcharset2 Wingdings;}{\\f3\\fcharset2{\\*\\panose 0}Wingdings 3;}}";
+    const body = "{\\f1 a\\'b7 \\u-3913?W}{\\f2 \\'a7J}{\\f3 \\'67}";
+    expect(parseRtf(`{\\rtf1\\ansi\\deff0${fonts}${body}}`)).toEqual([
+      { kind: "line", runs: [text("α• •Ω▪☺→")] },
+    ]);
+  });
+
+  it("gives a symbol character with no Unicode counterpart a private-use code no face prints", () => {
+    const fonts = "{\\fonttbl{\\f0 Times;}{\\f1 Wingdings;}{\\f2\\fcharset2 Marlett;}}";
+    expect(parseRtf(`{\\rtf1\\ansi\\deff0${fonts}{\\f1 \\'22}{\\f2 a b}}`)).toEqual([
+      { kind: "line", runs: [text("\uF022\uF061 \uF062")] },
+    ]);
+  });
+
+  it("ends a paragraph at \\sect and \\page, and reads the spaces and hyphens written as control words", () => {
+    expect(parseRtf(rtf("One\\sect Two\\page Three\\emspace a\\enspace b\\qmspace c\\_d\\-e"))).toEqual([
+      { kind: "line", runs: [text("One")] },
+      { kind: "line", runs: [text("Two")] },
+      { kind: "line", runs: [text("Three a b c\u2011de")] },
+    ]);
+  });
+
+  it("drops every {\\* } group, binary data, and what follows the document's closing brace", () => {
+    expect(parseRtf("{\\rtf1 a{\\*\\b hidden}b\\bin3 xyzc} after")).toEqual([
+      { kind: "line", runs: [text("abc")] },
+    ]);
+  });
+
+  it("skips \\uc fallbacks counting an escape or a control word as one character, and scopes \\uc to its group", () => {
+    expect(parseRtf(rtf("{\\uc3\\u8364\\'80\\tab x}-\\u8364?y"))).toEqual([
+      { kind: "line", runs: [text("€-€y")] },
+    ]);
+  });
+
+  it("reads a \\u number beyond 0xFFFF as a whole code point", () => {
+    expect(parseRtf("{\\rtf1 a\\u128512?b}")).toEqual([{ kind: "line", runs: [text("a😀b")] }]);
+  });
+
+  it("reads a long paragraph of characters beyond ASCII written as they are", () => {
+    const long = "Жд".repeat(75_000);
+    expect(parseRtf(`{\\rtf1 ${long}}`)).toEqual([{ kind: "line", runs: [text(long)] }]);
+  });
+
+  it.each([
+    ["a bad hex escape", "{\\rtf1 caf\\'zz}"],
+    ["binary data past the end", "{\\rtf1 a\\bin999999999 b}"],
+    ["an unknown code page", "{\\rtf1\\ansi\\ansicpg12345 \\'80}"],
+    ["nothing", ""],
+  ])("refuses %s with invalid_letter_input on the body", (_name, body) => {
+    let error: unknown;
+    try {
+      parseRtf(body);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(TypesetterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "invalid_letter_input", field: "body" });
+  });
+
   it.each([
     ["plain text", "Dear Ann"],
     ["another format", "<p>Dear Ann</p>"],

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { fontNames, removeProbeFiles, run, save, textLines } from "./pdf-probe.ts";
+import { createFont } from "./fontkit-adapter.ts";
+import { loadFace } from "./fonts.ts";
+import { embeddedFonts, fontNames, removeProbeFiles, run, save, textLines } from "./pdf-probe.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
 afterAll(removeProbeFiles);
@@ -27,6 +29,34 @@ describe("PdfFont", () => {
     expect(fontNames(result.pdf)).toHaveLength(1);
     // A 140 KB font; the subset of ten letters and three marks is a few kilobytes, and so is the whole PDF.
     expect(result.pdf.byteLength).toBeLessThan(12_000);
+  });
+
+  it("embeds only the glyphs drawn, each code drawing its character's outline at its width", async () => {
+    // Accented capitals and ligature-like letters of Tinos are composite glyphs, built of other glyphs.
+    const body = "Dear Zoë, ëÄÅÇÉÑÖÜåçéñöüŁĄĘŻÆǺǻ";
+    const result = await typesetLetter({ body, ...BARE });
+    expect(textLines(result.pdf)).toEqual([body]);
+    const source = (await loadFace("tinos-regular")).font;
+    const [embedded, ...others] = await embeddedFonts(result.pdf);
+    expect(others).toEqual([]);
+    expect(embedded!.baseFont).toMatch(/^[A-Z]{6}\+Tinos-Regular$/);
+    const subset = createFont(embedded!.program);
+    const drawn = new Set(body);
+    // Code 0 is the missing glyph; every other code is one character of the body.
+    expect(embedded!.characters.size).toBe(drawn.size);
+    expect(new Set(embedded!.characters.values())).toEqual(drawn);
+    expect(embedded!.widths).toHaveLength(drawn.size + 1);
+    for (const [code, character] of embedded!.characters) {
+      const original = source.glyphForCodePoint(character.codePointAt(0)!);
+      const copy = subset.getGlyph(code);
+      expect(copy.path.toSVG()).toBe(original.path.toSVG());
+      expect(copy.advanceWidth).toBe(original.advanceWidth);
+      expect(embedded!.widths[code]).toBeCloseTo((original.advanceWidth * 1000) / source.unitsPerEm, 3);
+    }
+    // The parts of the composite glyphs follow the glyphs drawn; nothing else of the font comes along.
+    expect(subset.numGlyphs).toBeGreaterThan(drawn.size + 1);
+    expect(subset.numGlyphs).toBeLessThan(2 * (drawn.size + 1));
+    expect(subset.numGlyphs).toBeLessThan(source.numGlyphs / 20);
   });
 
   it("names a subset after its face and the characters it holds", async () => {

@@ -3,20 +3,6 @@ import type { PDFContext, PDFRef } from "pdf-lib";
 import { PDFName, PDFString } from "pdf-lib";
 import type { FontFace } from "./fonts.ts";
 import { subsetTag } from "./subset-tag.ts";
-import type { TrueTypeSource } from "./truetype-subset.ts";
-import { readTrueType, subsetTrueType } from "./truetype-subset.ts";
-
-/** Read-only cache of the parsed TrueType tables of each face's font file. */
-const SOURCES = new WeakMap<Uint8Array, TrueTypeSource>();
-
-function sourceOf(face: FontFace): TrueTypeSource {
-  let source = SOURCES.get(face.bytes);
-  if (source === undefined) {
-    source = readTrueType(face.bytes);
-    SOURCES.set(face.bytes, source);
-  }
-  return source;
-}
 
 /** Font descriptor flags (PDF 32000-1, 9.8.2): symbolic (the font has its own glyph set) and, by the font, serif and italic. */
 const SERIF = 1 << 1;
@@ -26,7 +12,9 @@ const ITALIC = 1 << 6;
 /**
  * One face as a PDF font of one document: a Type0 font over a CIDFontType2 with an Identity encoding, whose codes are
  * the glyph numbers of a subset holding only the glyphs drawn, in the order they are first drawn (0 is the missing
- * glyph). A ToUnicode map gives every code its characters back, so text extracts as written.
+ * glyph). fontkit writes the subset: it numbers the glyphs it is given in that same order, from 0 (the missing
+ * glyph, always first), and puts the parts of composite glyphs after them. A ToUnicode map gives every code its
+ * characters back, so text extracts as written.
  */
 export class PdfFont {
   readonly face: FontFace;
@@ -66,7 +54,9 @@ export class PdfFont {
     const font = face.font;
     const scale = 1000 / font.unitsPerEm;
     const baseFont = `${subsetTag(face.name, this.characters.join(""))}+${face.name}`;
-    const program = subsetTrueType(sourceOf(face), this.glyphIds);
+    const subset = font.createSubset();
+    for (const id of this.glyphIds) subset.includeGlyph(font.getGlyph(id));
+    const program = subset.encode();
     const fontFile = context.register(
       context.stream(deflateSync(program), { Filter: "FlateDecode", Length1: program.byteLength }),
     );

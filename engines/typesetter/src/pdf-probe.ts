@@ -1,11 +1,14 @@
 /**
  * Test helper: reads typeset PDFs back with poppler's tools (pdftotext, pdfinfo, pdffonts, pdfimages, pdftohtml), the
- * way a print provider's software sees them. Not part of the package's API.
+ * way a print provider's software sees them, and their embedded fonts with pdf-lib. Not part of the package's API.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inflateSync } from "node:zlib";
+import type { PDFObject } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFNumber, PDFRawStream } from "pdf-lib";
 
 let dir: string | undefined;
 let fileCount = 0;
@@ -181,4 +184,55 @@ export function images(pdf: Uint8Array): { width: number; height: number; type: 
       const columns = line.trim().split(/\s+/);
       return { type: columns[2] ?? "", width: Number(columns[3]), height: Number(columns[4]) };
     });
+}
+
+/** A Type0 font embedded in a PDF: its name, its font program, and its widths and characters by code. */
+export interface EmbeddedFont {
+  baseFont: string;
+  /** The TrueType program (FontFile2), inflated. */
+  program: Uint8Array;
+  /** The advance of each code in thousandths of the font size (the CIDFont's W array, from code 0). */
+  widths: number[];
+  /** The characters of each code, from the ToUnicode map. */
+  characters: Map<number, string>;
+}
+
+/** The Type0 fonts of the PDF, read back from its objects. */
+export async function embeddedFonts(pdf: Uint8Array): Promise<EmbeddedFont[]> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const context = doc.context;
+  const dict = (value: PDFObject | undefined): PDFDict => {
+    const found = value === undefined ? undefined : context.lookup(value);
+    if (!(found instanceof PDFDict)) throw new Error("not a dictionary");
+    return found;
+  };
+  const streamBytes = (value: PDFObject | undefined): Uint8Array => {
+    const found = value === undefined ? undefined : context.lookup(value);
+    if (!(found instanceof PDFRawStream)) throw new Error("not a stream");
+    return new Uint8Array(inflateSync(found.contents));
+  };
+  const fonts: EmbeddedFont[] = [];
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFDict) || object.get(PDFName.of("Subtype")) !== PDFName.of("Type0")) continue;
+    const descendants = context.lookup(object.get(PDFName.of("DescendantFonts")));
+    if (!(descendants instanceof PDFArray)) throw new Error("no descendant fonts");
+    const cidFont = dict(descendants.get(0));
+    const descriptor = dict(cidFont.get(PDFName.of("FontDescriptor")));
+    const w = context.lookup(cidFont.get(PDFName.of("W")));
+    if (!(w instanceof PDFArray) || (w.get(0) as PDFNumber).asNumber() !== 0) throw new Error("W not from 0");
+    const widths = (w.get(1) as PDFArray).asArray().map((width) => (width as PDFNumber).asNumber());
+    const cmap = Buffer.from(streamBytes(object.get(PDFName.of("ToUnicode")))).toString("latin1");
+    const characters = new Map<number, string>();
+    for (const [, code, utf16] of cmap.matchAll(/^<([0-9a-f]{4})> <([0-9a-f]+)>$/gm)) {
+      const units = utf16!.match(/.{4}/g)!.map((unit) => Number.parseInt(unit, 16));
+      characters.set(Number.parseInt(code!, 16), String.fromCharCode(...units));
+    }
+    fonts.push({
+      baseFont: (object.get(PDFName.of("BaseFont")) as PDFName).decodeText(),
+      program: streamBytes(descriptor.get(PDFName.of("FontFile2"))),
+      widths,
+      characters,
+    });
+  }
+  return fonts;
 }

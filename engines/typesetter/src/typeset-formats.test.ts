@@ -302,6 +302,18 @@ Sincerely,\par
       field: "body",
     });
   });
+
+  it("prints Symbol-font text as the characters it draws, and refuses a Wingdings pictogram", async () => {
+    const fonts = String.raw`{\fonttbl{\f0 Times;}{\f1\fcharset2 Symbol;}{\f2\fcharset2 Wingdings;}}`;
+    const symbol = await typeset("rtf", String.raw`{\rtf1\ansi\deff0${fonts}Angle {\f1 a} is 90{\f1 \'b0}.}`);
+    expect(textLines(symbol.pdf)).toEqual(["Angle α is 90°."]);
+    await expect(
+      typeset("rtf", String.raw`{\rtf1\ansi\deff0${fonts}See {\f2 \'22} here.}`),
+    ).rejects.toMatchObject({
+      code: "character_unsupported",
+      field: "body",
+    });
+  });
 });
 
 describe("nesting", () => {

@@ -17,6 +17,7 @@ import { decodePaymentResponseHeader } from "@x402/fetch";
 import { Receipt } from "mppx";
 import { Mppx } from "mppx/client";
 import { describe, expect, it } from "vitest";
+import { x402Pay } from "../x402-pay.fixture.ts";
 import {
   createFlowerLetter,
   type FlowerContext,
@@ -26,8 +27,7 @@ import {
   retryFlowerSubmissions,
   submitFlowerLetter,
   validateFlowerLetter,
-} from "./flower-letters.ts";
-import { x402Pay } from "./x402-pay.fixture.ts";
+} from "./index.ts";
 
 /** Monday 4 May 2026, 10:00 in New York: before the florist's 13:00 same-day cutoff. */
 const T0 = Date.parse("2026-05-04T10:00:00-04:00");
@@ -50,7 +50,16 @@ function setup(
     clock,
     ids: randomIds,
     florist,
-    settleWaitMs: options.settleWaitMs ?? 5_000,
+    payments: {
+      store,
+      clock,
+      ids: randomIds,
+      rails: {},
+      replayClaimTtlMs: 7 * 24 * 3600_000,
+      settleWaitMs: options.settleWaitMs ?? 5_000,
+      settleLeaseMs: 15_000,
+    },
+    unpaidRateLimit: { limit: 10, windowMs: 3600_000 },
   };
   return { ctx, clock, store, florist: base };
 }
@@ -119,10 +128,12 @@ function create(
   return createFlowerLetter(ctx, {
     raw,
     body: JSON.parse(raw),
-    headers,
-    rail,
     clientKey,
-    resourceUrl: RESOURCE,
+    payment: {
+      rail,
+      credential: headers.get(rail.credentialHeader) ?? undefined,
+      resourceUrl: (id) => `${RESOURCE}/${id}`,
+    },
   });
 }
 
@@ -267,7 +278,7 @@ describe("validateFlowerLetter: every rule before the 402", () => {
       ],
       rules: { deliveryFeeCents: 0, serviceFeeCents: 0, taxRateBasisPoints: 0 },
     });
-    const ctx: FlowerContext = { store, clock, ids: randomIds, florist };
+    const ctx: FlowerContext = { ...setup().ctx, store, clock, florist };
     expect(await issuesOf(ctx, letter({ product_code: "single-stem" }))).toEqual([
       { path: "product_code", code: "quote_out_of_bounds" },
     ]);

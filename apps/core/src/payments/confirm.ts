@@ -1,0 +1,114 @@
+import type { PaymentRail, Settlement } from "@mailpiece/ports";
+import type { PaymentContext } from "./pay.ts";
+import { recordSettlement } from "./pay.ts";
+import type { Payable } from "./payable.ts";
+import type { PayableKind, PayableRecord, PaymentStatus, PaymentWork } from "./payment-record.ts";
+import { noteFailure, PAYMENT_WORK_PREFIX, paymentWorkKey } from "./payment-record.ts";
+
+type ConfirmAnswer =
+  | Settlement
+  | { status: "pending" }
+  | { status: "failed"; code?: string; message?: string };
+
+/**
+ * Asks the rail where one payment stands and records the answer, when it is pending confirmation or was
+ * interrupted (still settling past the settle lease): `settled` makes the record paid and queues its work;
+ * `failed` (the funds never will arrive) releases it: the record is unpaid again and the same credential may be
+ * tried again if it still can pay; `pending` changes nothing. Never moves money. Returns the record as it now
+ * stands, or undefined when there is none.
+ */
+export async function confirmPayment<R extends PayableRecord>(
+  ctx: PaymentContext,
+  payable: Payable<R>,
+  id: string,
+): Promise<R | undefined> {
+  const record = await payable.load(id);
+  const payment = record?.payment;
+  if (!record || !payment || record.payment_status === "paid" || record.payment_status === "unpaid") {
+    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    return record;
+  }
+  // A settle that may still be running somewhere is left to finish.
+  if (payment.status === "settling" && ctx.clock.now() - payment.started_at < ctx.settleLeaseMs)
+    return record;
+  const rail: PaymentRail | undefined = ctx.rails[payment.protocol];
+  if (!rail?.confirm) return record;
+  const question = {
+    replayKey: payment.replay_key,
+    amount_cents: payment.amount_cents,
+    details: payment.details,
+    startedAt: payment.started_at,
+    ...(payment.reference ? { reference: payment.reference } : {}),
+  };
+  const answer: ConfirmAnswer = await rail.confirm(question).catch(() => ({ status: "pending" as const }));
+  if (answer.status === "pending") return record;
+  if (answer.status === "failed") {
+    const code = ("code" in answer && answer.code) || "settlement_failed";
+    const message =
+      ("message" in answer && answer.message) || "The settlement did not complete; nothing was charged.";
+    const released = await payable.update(id, (r) => {
+      if (
+        r.payment?.attempt !== payment.attempt ||
+        r.payment_status === "paid" ||
+        r.payment_status === "unpaid"
+      ) {
+        return undefined;
+      }
+      r.payment_status = "unpaid";
+      r.payment = { ...r.payment, status: "failed", failure: { code, message } };
+      noteFailure(r, code, message, ctx.clock.now());
+      return r;
+    });
+    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    return released;
+  }
+  return recordSettlement(ctx, payable, id, rail, answer);
+}
+
+/** Confirms the payment of one record of one kind; says where the record stood before and stands after. */
+export type Confirmer = (
+  id: string,
+) => Promise<{ before: PaymentStatus | undefined; after: PaymentStatus | undefined }>;
+
+/** The confirmer of one kind of record, for the reconciler. */
+export function confirmerOf<R extends PayableRecord>(ctx: PaymentContext, payable: Payable<R>): Confirmer {
+  return async (id) => {
+    const before = (await payable.load(id))?.payment_status;
+    const after = before === undefined ? undefined : (await confirmPayment(ctx, payable, id))?.payment_status;
+    return { before, after };
+  };
+}
+
+/**
+ * Confirms every payment in flight or pending confirmation, paging through all of them: those interrupted past the
+ * settle lease and those the rail reported pending. Returns how many it resolved (paid or released).
+ */
+export async function reconcilePayments(
+  ctx: PaymentContext,
+  confirmers: { [K in PayableKind]?: Confirmer },
+): Promise<number> {
+  let resolved = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await ctx.store.list<PaymentWork | { order_id: string }>(PAYMENT_WORK_PREFIX, {
+      limit: 200,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const item of page.records) {
+      // Entries written before payments had kinds name a machine order.
+      const work: PaymentWork =
+        "kind" in item.value ? item.value : { kind: "order", id: item.value.order_id };
+      const confirm = confirmers[work.kind];
+      if (!confirm) continue;
+      const { before, after } = await confirm(work.id).catch(() => ({
+        before: "unknown",
+        after: "unknown",
+      }));
+      if (before === undefined || (item.key !== paymentWorkKey(work.kind, work.id) && before !== after)) {
+        await ctx.store.delete(item.key);
+      } else if (before !== after) resolved++;
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return resolved;
+}

@@ -1,0 +1,11 @@
+import type { PaymentCredential, PaymentRail } from "@mailpiece/ports";
+
+/**
+ * Reads a rail's credential from the value a client sent (the raw header value, or a tool argument), without any
+ * transport: undefined when there is none or it belongs to another scheme (an `Authorization: Bearer` for MPP);
+ * throws the rail's PaymentError `malformed_credential` when it is the rail's own and does not decode.
+ */
+export function readCredential(rail: PaymentRail, value: string | undefined): PaymentCredential | undefined {
+  if (value === undefined || value === "") return undefined;
+  return rail.parseCredential(value);
+}

@@ -1,0 +1,199 @@
+import { letterOrder } from "@mailpiece/conformance";
+import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
+import { EXAMPLE_FLOWER_LETTER_REQUEST } from "@mailpiece/flowers";
+import type { PaymentRail } from "@mailpiece/ports";
+import { manualClock } from "@mailpiece/ports";
+import { createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { describe, expect, it } from "vitest";
+import { createMailpieceCore } from "../core.ts";
+import type { CreateOrderOutcome } from "../create-machine-order.ts";
+import type { FlowerCreateOutcome } from "../flowers/index.ts";
+import { x402Pay } from "../x402-pay.fixture.ts";
+import { PAYMENT_WORK_PREFIX, paymentWorkKey } from "./payment-record.ts";
+
+const BASE_SEPOLIA = "eip155:84532";
+const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+const LEASE_MS = 15_000;
+
+type Fault = "none" | "lost_after_transfer" | "interrupted_before_transfer";
+
+/**
+ * A core over the local facilitator whose next settle can be interrupted as a crash would interrupt it: after the
+ * money moved (the answer is lost) or before it moved. The rail's own `confirm` then tells the two apart.
+ */
+function setup() {
+  const clock = manualClock(Date.now());
+  const store = createMemoryStore({ clock });
+  const base = createX402Rail({
+    network: BASE_SEPOLIA,
+    payTo: PAY_TO,
+    facilitator: createLocalFacilitator({ network: BASE_SEPOLIA, clock }),
+  });
+  let fault: Fault = "none";
+  let transfers = 0;
+  const rail: PaymentRail = {
+    ...base,
+    async settle(payment, charge) {
+      const now = fault;
+      fault = "none";
+      if (now === "interrupted_before_transfer") throw new Error("process killed before the transfer");
+      const settlement = await base.settle(payment, charge);
+      transfers++;
+      if (now === "lost_after_transfer") throw new Error("process killed after the transfer");
+      return settlement;
+    },
+  };
+  const florist = createSimulatedFlorist({ store, clock });
+  const core = createMailpieceCore({
+    store,
+    blobs: createMemoryBlobStore(),
+    clock,
+    rails: { x402: rail },
+    florist,
+    config: { settleWaitMs: 50, settleLeaseMs: LEASE_MS },
+  });
+  const payment = (headers = new Headers(), url = "https://mailpiece.test/api/machine/orders") => ({
+    rail,
+    credential: headers.get(rail.credentialHeader) ?? undefined,
+    resourceUrl: (id: string) => `${url}/${id}`,
+  });
+  const createOrder = (raw: string, headers?: Headers) =>
+    core.createOrder({ raw, body: JSON.parse(raw), clientKey: "client", payment: payment(headers) });
+  const createFlowers = (raw: string, headers?: Headers) =>
+    core.flowers!.create({
+      raw,
+      body: JSON.parse(raw),
+      clientKey: "client",
+      payment: payment(headers, "https://mailpiece.test/api/machine/flower-letters"),
+    });
+  return {
+    core,
+    florist,
+    clock,
+    store,
+    createOrder,
+    createFlowers,
+    interruptNextSettle: (f: Fault) => {
+      fault = f;
+    },
+    transfers: () => transfers,
+  };
+}
+
+function expectKind<O extends { kind: string }, K extends O["kind"]>(outcome: O, kind: K) {
+  expect(outcome.kind, JSON.stringify(outcome).slice(0, 400)).toBe(kind);
+  return outcome as Extract<O, { kind: K }>;
+}
+
+async function paidOrder(t: ReturnType<typeof setup>, fault: Fault) {
+  const raw = JSON.stringify(letterOrder({ letter: `Dear Grace, ${crypto.randomUUID()}` }));
+  const unpaid = expectKind(await t.createOrder(raw), "payment_required");
+  const credential = await x402Pay(unpaid.challenge);
+  t.interruptNextSettle(fault);
+  const first = await t.createOrder(raw, credential);
+  return { raw, credential, first, id: unpaid.order.order_id };
+}
+
+describe("a payment interrupted by a crash", () => {
+  it("whose money moved: the identical retry after the settle lease gets the paid order, charged once", async () => {
+    const t = setup();
+    const { raw, credential, first, id } = await paidOrder(t, "lost_after_transfer");
+    expect(expectKind(first as CreateOrderOutcome, "accepted").order.payment_status).toBe(
+      "settled_pending_webhook",
+    );
+    // Within the lease the settle may still be running somewhere: the retry waits, then answers 202, and settles nothing.
+    expect(expectKind(await t.createOrder(raw, credential), "accepted").order.payment_status).toBe(
+      "settled_pending_webhook",
+    );
+    t.clock.advance(LEASE_MS);
+    const retry = expectKind(await t.createOrder(raw, credential), "already_paid");
+    expect(retry.order).toMatchObject({ order_id: id, payment_status: "paid", is_paid: true });
+    expect(retry.receiptHeaders["PAYMENT-RESPONSE"]).toBeTruthy();
+    expect(t.transfers()).toBe(1);
+    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await t.core.getOrderStatus(id)).toMatchObject({
+      status: "queued",
+      current_step: "payment_received",
+    });
+    await t.core.close();
+  });
+
+  it("whose money moved: the reconciler finishes it without any retry", async () => {
+    const t = setup();
+    const { id } = await paidOrder(t, "lost_after_transfer");
+    await t.core.fulfil();
+    expect((await t.core.getOrderStatus(id))?.payment_status).toBe("settled_pending_webhook");
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    // Paid, and fulfilment took it up in the same pass.
+    const status = await t.core.getOrderStatus(id);
+    expect(status?.payment_status).toBe("paid");
+    expect(status?.steps.map((s) => s.step)).toContain("payment_received");
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("before the money moved: the payment is released, and the identical retry with the same credential pays", async () => {
+    const t = setup();
+    const { raw, credential, first, id } = await paidOrder(t, "interrupted_before_transfer");
+    expectKind(first as CreateOrderOutcome, "accepted");
+    expect(t.transfers()).toBe(0);
+    t.clock.advance(LEASE_MS);
+    const retry = expectKind(await t.createOrder(raw, credential), "accepted");
+    expect(retry.order).toMatchObject({ order_id: id, payment_status: "paid" });
+    expect(retry.receiptHeaders["PAYMENT-RESPONSE"]).toBeTruthy();
+    expect(t.transfers()).toBe(1);
+    // Paid now: a further identical retry charges nothing.
+    expectKind(await t.createOrder(raw, credential), "already_paid");
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("before the money moved: the reconciler releases it, so the order can be paid again, not refused as used", async () => {
+    const t = setup();
+    const { raw, credential, id } = await paidOrder(t, "interrupted_before_transfer");
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    const released = await t.core.getOrderStatus(id);
+    expect(released?.payment_status).toBe("unpaid");
+    const again = expectKind(await t.createOrder(raw, credential), "accepted");
+    expect(again.order.payment_status).toBe("paid");
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("reconciles flower letters the same way", async () => {
+    const t = setup();
+    const example = structuredClone(EXAMPLE_FLOWER_LETTER_REQUEST);
+    const [date] = await t.florist.deliveryDates(example.product_code, example.zipcode, { country: "US" });
+    const raw = JSON.stringify({ ...example, delivery_date: date, request_id: crypto.randomUUID() });
+    const unpaid = expectKind((await t.createFlowers(raw)) as FlowerCreateOutcome, "payment_required");
+    const credential = await x402Pay(unpaid.challenge);
+    t.interruptNextSettle("lost_after_transfer");
+    expectKind(await t.createFlowers(raw, credential), "accepted");
+    const id = unpaid.order.order_id;
+    expect(await t.core.flowers!.get(id)).toMatchObject({ payment_status: "settled_pending_webhook" });
+    expect((await t.store.get(paymentWorkKey("flower_letter", id)))?.value).toEqual({
+      kind: "flower_letter",
+      id,
+    });
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    expect(await t.core.flowers!.get(id)).toMatchObject({ payment_status: "paid", status: "submitted" });
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("pages through every payment noted as work, past one page", async () => {
+    const t = setup();
+    for (let i = 0; i < 450; i++) {
+      const id = crypto.randomUUID();
+      await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+    }
+    await t.core.fulfil();
+    // Work for records that do not exist is dropped; every page was visited.
+    expect((await t.store.list(PAYMENT_WORK_PREFIX, { limit: 1000 })).records).toHaveLength(0);
+    await t.core.close();
+  });
+});

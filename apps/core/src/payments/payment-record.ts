@@ -1,0 +1,64 @@
+import type { PaymentErrorCode } from "@mailpiece/ports";
+
+/** Where a paid thing (a machine order, a flower letter) stands with its money. */
+export type PaymentStatus =
+  /** No payment yet: a challenge is what the buyer gets. */
+  | "unpaid"
+  /** A credential was accepted and settlement started; its outcome is not known yet. */
+  | "settling"
+  /** The rail reported the settlement as not final yet; it is confirmed later. Do not pay again. */
+  | "settled_pending_webhook"
+  | "paid";
+
+/** One payment of one order, embedded in the order's record. The same type for every kind of order. */
+export interface PaymentRecord {
+  protocol: "x402" | "mpp";
+  replay_key: string;
+  /** `settling` until settle answers; then `settled`, `pending` (confirmed later) or `failed`. */
+  status: "settling" | "settled" | "pending" | "failed";
+  /** Tells one attempt to settle from a later one with the same credential (after a release). */
+  attempt: string;
+  reference?: string;
+  payer?: string;
+  amount_cents: number;
+  /** When settle began (the core's clock). A settle older than the settle lease is no longer running anywhere. */
+  started_at: number;
+  settled_at?: number;
+  /** The verified payment's rail data, kept so the rail can confirm a settlement whose answer was lost. */
+  details?: unknown;
+  /** What the rail needs to answer a paid retry with the same receipt. */
+  receipt_headers?: Record<string, string>;
+  failure?: { code: PaymentErrorCode | string; message: string };
+}
+
+/** What the payment flow needs of a record: its id, its money fields, and when it last changed. */
+export interface PayableRecord {
+  id: string;
+  payment_status: PaymentStatus;
+  payment?: PaymentRecord;
+  /** Failed payment attempts, newest last (at most 20), for support. */
+  payment_failures: { code: string; message: string; at: number }[];
+  updated_at: number;
+}
+
+/** The kinds of things paid for through the one payment flow. */
+export type PayableKind = "order" | "flower_letter";
+
+/** A payment in flight or awaiting confirmation: the reconciler pages through these. */
+export interface PaymentWork {
+  kind: PayableKind;
+  id: string;
+}
+
+export const PAYMENT_WORK_PREFIX = "work:payments:";
+export const paymentWorkKey = (kind: PayableKind, id: string) => `${PAYMENT_WORK_PREFIX}${kind}:${id}`;
+
+/** Paid, or with money in flight: never challenged again. */
+export function isPaidLike(status: PaymentStatus): boolean {
+  return status !== "unpaid";
+}
+
+/** Records a failed attempt on the record, keeping the newest 20. */
+export function noteFailure(record: PayableRecord, code: string, message: string, at: number): void {
+  record.payment_failures = [...record.payment_failures, { code, message, at }].slice(-20);
+}

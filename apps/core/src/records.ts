@@ -1,0 +1,30 @@
+import type { Store } from "@mailpiece/ports";
+import { PortError } from "@mailpiece/ports";
+import { CoreError } from "./errors.ts";
+
+/**
+ * Applies `change` to the record under `key` with compare-and-set, re-reading and re-applying on a conflict, so
+ * concurrent updates (also from other processes sharing the store) never lose each other. `change` gets a copy and
+ * returns undefined to leave the record as it is.
+ */
+export async function updateRecord<T extends { updated_at: number }>(
+  store: Store,
+  key: string,
+  now: () => number,
+  change: (record: T) => T | undefined,
+): Promise<T> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const current = await store.get<T>(key);
+    if (!current) throw new CoreError("internal_error", `${key} vanished while being updated`);
+    const next = change(structuredClone(current.value));
+    if (!next) return current.value;
+    next.updated_at = now();
+    try {
+      return (await store.put<T>(key, next, { ifVersion: current.version })).value;
+    } catch (error) {
+      if (PortError.isInstance(error) && error.code === "version_conflict") continue;
+      throw error;
+    }
+  }
+  throw new CoreError("storage_unavailable", `${key} is too contended to update; try again`);
+}
