@@ -34,8 +34,7 @@ export interface ServerConfig {
   uploadBytesPerHour: number;
   /**
    * Worker threads for typesetting and PDF checks (0: on the event loop, for tools and comparisons only; default
-   * `defaultPdfWorkers`), the jobs
-   * that may wait for them, and each job's deadline.
+   * `defaultPdfWorkers`), the jobs that may wait for them, and each job's deadline.
    */
   pdfWorkers: number;
   pdfQueue: number;
