@@ -66,9 +66,10 @@ const installs = limit(3);
 const attwRuns = limit(2);
 const env = consumerEnv();
 
+// Removing every installed project is slow on a loaded machine: it gets a budget of its own.
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
-});
+}, 180_000);
 
 describe.concurrent("packages as published", () => {
   beforeAll(async () => {
