@@ -433,7 +433,7 @@ describe("errors and options", () => {
   });
 
   it("recognises a FloristError from another copy of the package by its marker", () => {
-    const lookalike = Object.assign(new Error("x"), { [Symbol.for("mailpiece.florist_error")]: true });
+    const lookalike = Object.assign(new Error("x"), { [Symbol.for("mailpiece.error.FloristError")]: true });
     expect(FloristError.isInstance(lookalike)).toBe(true);
     expect(FloristError.isInstance(new Error("x"))).toBe(false);
   });

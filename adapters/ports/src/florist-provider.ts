@@ -1,5 +1,4 @@
 import { defineError, type ErrorOptions } from "@mailpiece/errors";
-import { hasMarker, markLegacy } from "./error-markers.ts";
 
 /**
  * The FloristProvider port: a florist network that sells arrangements and delivers them, with a card note, to a
@@ -257,8 +256,6 @@ export const FLORIST_ERROR_CODES: readonly FloristErrorCode[] = Object.freeze([
   "florist_unavailable",
 ]);
 
-const LEGACY_MARKER = Symbol.for("mailpiece.florist_error");
-
 const FloristErrorBase = defineError<FloristErrorCode>("FloristError");
 
 /** The error of the florist port. `code` is a stable wire contract; `message` is for people. */
@@ -269,12 +266,11 @@ export class FloristError extends FloristErrorBase {
   constructor(code: FloristErrorCode, message: string, options?: ErrorOptions & { field?: string }) {
     super(code, message, options);
     this.field = options?.field;
-    markLegacy(this, LEGACY_MARKER);
   }
 
-  /** True for any FloristError, also one created by another copy of this package (older copies included). */
+  /** True for any FloristError, also one created by another copy of this package. */
   static override isInstance(value: unknown): value is FloristError {
-    return FloristErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
+    return FloristErrorBase.isInstance(value);
   }
 }
 

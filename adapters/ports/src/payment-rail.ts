@@ -1,5 +1,4 @@
-import { defineError, type ErrorOptions } from "@mailpiece/errors";
-import { hasMarker, markLegacy } from "./error-markers.ts";
+import { defineError } from "@mailpiece/errors";
 
 /**
  * The PaymentRail port: one per payment protocol (x402, MPP, test rails). A rail turns a price into a payment
@@ -79,7 +78,7 @@ export interface PaymentRail {
    * settle of this payment is still running anywhere. A rejection means "ask again later", like `pending`.
    * Optional for rails whose settlements are always final in `settle`.
    */
-  confirm?(payment: PaymentToConfirm | LegacyPaymentToConfirm): Promise<PaymentConfirmation>;
+  confirm?(payment: PaymentToConfirm): Promise<PaymentConfirmation>;
 }
 
 /** What the core knows about a payment it asks `confirm` about. */
@@ -93,12 +92,6 @@ export interface PaymentToConfirm {
   /** When settle began, milliseconds since the epoch. */
   startedAt: number;
 }
-
-/**
- * @deprecated The question without `details` and `startedAt`, as older cores asked it. Rails answer it `pending`
- * unless they can tell from what it carries; pass a `PaymentToConfirm`.
- */
-export type LegacyPaymentToConfirm = Pick<PaymentToConfirm, "replayKey" | "amount_cents" | "reference">;
 
 /** The answer of `confirm`: the settlement when the funds arrived, or why they did not (yet). */
 export type PaymentConfirmation =
@@ -169,19 +162,5 @@ export type PaymentErrorCode =
   | "settlement_failed"
   | "facilitator_unavailable";
 
-const LEGACY_MARKER = Symbol.for("mailpiece.payment_error");
-
-const PaymentErrorBase = defineError<PaymentErrorCode>("PaymentError");
-
 /** The error of the payment port. `code` is a stable wire contract; `message` is for people. */
-export class PaymentError extends PaymentErrorBase {
-  constructor(code: PaymentErrorCode, message: string, options?: ErrorOptions) {
-    super(code, message, options);
-    markLegacy(this, LEGACY_MARKER);
-  }
-
-  /** True for any PaymentError, also one created by another copy of this package (older copies included). */
-  static override isInstance(value: unknown): value is PaymentError {
-    return PaymentErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
-  }
-}
+export class PaymentError extends defineError<PaymentErrorCode>("PaymentError") {}

@@ -1,5 +1,4 @@
 import { defineError, type ErrorOptions } from "@mailpiece/errors";
-import { hasMarker, markLegacy } from "./error-markers.ts";
 
 /**
  * The PrintProvider port: a production network that prints, envelopes and posts one mailpiece per job (the
@@ -237,8 +236,6 @@ const DEFINITE_REFUSALS: ReadonlySet<PrintErrorCode> = new Set<PrintErrorCode>([
   "idempotency_conflict",
 ]);
 
-const LEGACY_MARKER = Symbol.for("mailpiece.print_error");
-
 const PrintErrorBase = defineError<PrintErrorCode>("PrintError");
 
 /** The error of the print port. `code` is a stable wire contract; `message` is for people. */
@@ -249,12 +246,11 @@ export class PrintError extends PrintErrorBase {
   constructor(code: PrintErrorCode, message: string, options?: ErrorOptions & { field?: string }) {
     super(code, message, options);
     this.field = options?.field;
-    markLegacy(this, LEGACY_MARKER);
   }
 
-  /** True for any PrintError, also one created by another copy of this package (older copies included). */
+  /** True for any PrintError, also one created by another copy of this package. */
   static override isInstance(value: unknown): value is PrintError {
-    return PrintErrorBase.isInstance(value) || hasMarker(value, LEGACY_MARKER);
+    return PrintErrorBase.isInstance(value);
   }
 }
 

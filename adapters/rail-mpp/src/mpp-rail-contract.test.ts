@@ -111,7 +111,6 @@ registerSuite(
     skip: [
       "settle reports pending, never success, when the outcome is not final",
       "receipt headers exist for settled and pending settlements",
-      "confirm answers settled with the same reference or pending, never failed, after a pending settlement",
     ],
   },
 );

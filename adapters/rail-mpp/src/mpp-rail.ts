@@ -300,7 +300,6 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
 
     async confirm(payment): Promise<PaymentConfirmation> {
       // A question without the verified details cannot name the charge.
-      if (!("details" in payment) || !("startedAt" in payment)) return { status: "pending" };
       const details = asStoredDetails(payment.details);
       if (payment.replayKey !== `mpp:${details.credential.challenge.id}`) {
         throw new PaymentError(

@@ -516,15 +516,12 @@ describe("x402 confirm on chain (JSON-RPC on 127.0.0.1)", () => {
     );
   });
 
-  it("answers pending without a chain to read, for a question without details, and refuses another payment's key", async () => {
+  it("answers pending without a chain to read, and refuses another payment's key", async () => {
     const { rail, railOptions, paid } = await setup();
     const { payment } = await paid();
     await rail.settle(payment, charge);
     const blind: PaymentRail = createX402Rail({ ...railOptions, rpcUrl: undefined });
     assert.deepEqual(await blind.confirm!(ask(payment, Date.now())), { status: "pending" });
-    assert.deepEqual(await rail.confirm!({ replayKey: payment.replayKey, amount_cents: 340 }), {
-      status: "pending",
-    });
     await assert.rejects(
       () => rail.confirm!({ ...ask(payment, Date.now()), replayKey: `${payment.replayKey}0` }),
       /replay key/,

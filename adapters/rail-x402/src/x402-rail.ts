@@ -328,7 +328,6 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
 
     async confirm(payment): Promise<PaymentConfirmation> {
       // A question without the verified details cannot name the authorization.
-      if (!("details" in payment) || !("startedAt" in payment)) return { status: "pending" };
       const { payload, requirements } = confirmableDetails(payment.details, token);
       const authorization = payload.payload.authorization;
       if (payment.replayKey !== replayKeyOf(requirements, authorization)) {

@@ -1,5 +1,6 @@
 import { isTerminal, machineSteps } from "@mailpiece/lifecycle";
 import type { OrderRecord, StatusStep } from "./order-record.ts";
+import { publicPaymentStatus } from "./payments/payment-record.ts";
 
 /** What a buyer or agent sees when polling an order. */
 export interface OrderStatusView {
@@ -46,12 +47,7 @@ export interface OrderStatusView {
 const TERMINAL: ReadonlySet<OrderRecord["status"]> = new Set(["canceled", "abandoned"]);
 
 export function orderStatusView(order: OrderRecord): OrderStatusView {
-  const payment_status =
-    order.payment_status === "paid"
-      ? "paid"
-      : order.payment_status === "unpaid"
-        ? "unpaid"
-        : "settled_pending_webhook";
+  const payment_status = publicPaymentStatus(order.payment_status);
   const lifecycle = order.lifecycle;
   const stepList: { step: StatusStep; at: string }[] = lifecycle
     ? machineSteps(lifecycle.timeline, {

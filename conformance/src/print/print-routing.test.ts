@@ -282,7 +282,7 @@ describe("isDefiniteRefusal", () => {
 
   it("recognises PrintErrors across copies by their marker", () => {
     const lookalike = Object.assign(new Error("x"), {
-      [Symbol.for("mailpiece.print_error")]: true,
+      [Symbol.for("mailpiece.error.PrintError")]: true,
       code: "job_rejected",
     });
     expect(PrintError.isInstance(lookalike)).toBe(true);

@@ -1,5 +1,6 @@
 import type { FloristEvent, FloristOrderStatus } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
+import { publicPaymentStatus } from "../payments/payment-record.ts";
 import type { FlowerQuoteBreakdown } from "./florist-checks.ts";
 import { breakdown } from "./florist-checks.ts";
 import type { FlowerContext, FlowerLetterStatus, FlowerOrderRecord } from "./record.ts";
@@ -62,12 +63,7 @@ export function flowerOrderView(
   record: FlowerOrderRecord,
   delivery: FlowerOrderView["delivery"],
 ): FlowerOrderView {
-  const payment_status =
-    record.payment_status === "paid"
-      ? "paid"
-      : record.payment_status === "unpaid"
-        ? "unpaid"
-        : "settled_pending_webhook";
+  const payment_status = publicPaymentStatus(record.payment_status);
   const payment = record.payment && record.payment.status !== "failed" ? record.payment : undefined;
   const r = record.request.recipient;
   const last = record.submission.last_error;

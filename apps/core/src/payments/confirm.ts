@@ -21,8 +21,9 @@ export async function confirmPayment<R extends PayableRecord>(
   ctx: PaymentContext,
   payable: Payable<R>,
   id: string,
+  loaded?: R,
 ): Promise<R | undefined> {
-  const record = await payable.load(id);
+  const record = loaded ?? (await payable.load(id));
   const payment = record?.payment;
   if (!record || !payment || record.payment_status === "paid" || record.payment_status === "unpaid") {
     await ctx.store.delete(paymentWorkKey(payable.kind, id));
@@ -73,9 +74,10 @@ export type Confirmer = (
 /** The confirmer of one kind of record, for the reconciler. */
 export function confirmerOf<R extends PayableRecord>(ctx: PaymentContext, payable: Payable<R>): Confirmer {
   return async (id) => {
-    const before = (await payable.load(id))?.payment_status;
-    const after = before === undefined ? undefined : (await confirmPayment(ctx, payable, id))?.payment_status;
-    return { before, after };
+    const record = await payable.load(id);
+    if (!record) return { before: undefined, after: undefined };
+    const after = await confirmPayment(ctx, payable, id, record);
+    return { before: record.payment_status, after: after?.payment_status };
   };
 }
 

@@ -53,6 +53,11 @@ export interface PaymentWork {
 export const PAYMENT_WORK_PREFIX = "work:payments:";
 export const paymentWorkKey = (kind: PayableKind, id: string) => `${PAYMENT_WORK_PREFIX}${kind}:${id}`;
 
+/** The payment status a buyer sees: money in flight or awaiting confirmation is `settled_pending_webhook`. */
+export function publicPaymentStatus(status: PaymentStatus): "unpaid" | "settled_pending_webhook" | "paid" {
+  return status === "settling" ? "settled_pending_webhook" : status;
+}
+
 /** Paid, or with money in flight: never challenged again. */
 export function isPaidLike(status: PaymentStatus): boolean {
   return status !== "unpaid";
