@@ -8,6 +8,8 @@ export interface Child {
   pid: number;
   /** Peak resident memory of the process so far, in MiB (VmHWM). */
   peakRssMiB(): number;
+  /** Resident memory of the process now, in MiB (VmRSS). */
+  rssMiB(): number;
   stop(): Promise<void>;
 }
 
@@ -41,17 +43,21 @@ export async function startChild(script: string, env: Record<string, string> = {
   return {
     url,
     pid: child.pid!,
-    peakRssMiB() {
-      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? "0");
-      return kb / 1024;
-    },
+    peakRssMiB: () => statusMiB(child.pid!, "VmHWM"),
+    rssMiB: () => statusMiB(child.pid!, "VmRSS"),
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
       await once(child, "exit");
     },
   };
+}
+
+/** A memory figure of /proc/<pid>/status, in MiB. */
+function statusMiB(pid: number, field: "VmHWM" | "VmRSS"): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? "0");
+  return kb / 1024;
 }
 
 export interface LoadResult {
@@ -62,10 +68,13 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Sends POST requests with one of `bodies` (round robin) for `seconds`, over `connections` connections. */
+/**
+ * Sends POST requests for `seconds` over `connections` connections, each with one of `bodies` (round robin) or the
+ * body `bodies(n)` gives for the n-th request.
+ */
 export async function load(
   url: string,
-  bodies: string[],
+  bodies: string[] | ((n: number) => string),
   options: { seconds: number; connections: number; expectStatus?: number },
 ): Promise<LoadResult> {
   let i = 0;
@@ -78,7 +87,8 @@ export async function load(
     requests: [
       {
         setupRequest(request) {
-          const body = bodies[i++ % bodies.length]!;
+          const n = i++;
+          const body = typeof bodies === "function" ? bodies(n) : bodies[n % bodies.length]!;
           return { ...request, body };
         },
       },
@@ -91,6 +101,12 @@ export async function load(
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function table(rows: (string | number)[][]): string {

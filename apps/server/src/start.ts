@@ -7,7 +7,6 @@ import { createPdfWorkerPool } from "@mailpiece/pdf-work";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
-import { createRedisBlobStore, createRedisStore } from "@mailpiece/store-redis";
 import {
   createFileBlobStore,
   createFileStore,
@@ -35,6 +34,8 @@ export interface RunningServer {
 export async function openStores(config: ServerConfig): Promise<{ store: Store; blobs: BlobStore }> {
   if (config.store === "memory") return { store: createMemoryStore(), blobs: createMemoryBlobStore() };
   if (config.store === "redis") {
+    // Loaded only when chosen: the Redis client is memory a file or memory store does not need.
+    const { createRedisBlobStore, createRedisStore } = await import("@mailpiece/store-redis");
     // Several server processes share one Redis: every claim, lease and compare-and-set holds across them.
     return {
       store: createRedisStore({ url: config.redisUrl }),
