@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { letterOrder } from "../conformance/src/machine/fixtures.ts";
-import { type Child, startChild, table } from "./lib.ts";
+import { type Child, startServer, table } from "./lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "8");
 
@@ -64,7 +64,7 @@ export async function benchHostile(): Promise<string> {
     const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-bench-"));
     let server: Child | undefined;
     try {
-      server = await startChild("apps/server/src/main.ts", {
+      server = await startServer({
         DATA_DIR: dataDir,
         LOG_LEVEL: "info",
         VALIDATE_PER_MINUTE: "100000000",

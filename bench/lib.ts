@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
@@ -13,11 +13,34 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+let serverBuilt = false;
+
+/**
+ * Starts the Mailpiece server as it runs in production: built to JavaScript (once per benchmark run) and run by
+ * plain Node with the `mailpiece-built` condition, so that every workspace package resolves to its built files.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<Child> {
+  if (!serverBuilt) {
+    const built = spawnSync(process.execPath, ["scripts/build-package.mjs", "apps/server"], {
+      stdio: "inherit",
+    });
+    if (built.status !== 0) throw new Error("the server did not build");
+    serverBuilt = true;
+  }
+  return startChild("apps/server/dist/main.js", env, ["--conditions=mailpiece-built"]);
+}
+
 /**
  * Starts a server process that prints a JSON log line with a `url` field once it listens, and waits for that line.
+ * A `.ts` script runs under tsx, anything else under plain Node with `nodeArgs`.
  */
-export async function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
+export async function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Child> {
+  const args = script.endsWith(".ts") ? ["--import", "tsx", script] : [...nodeArgs, script];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });

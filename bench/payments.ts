@@ -5,7 +5,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { letterOrder } from "../conformance/src/machine/fixtures.ts";
-import { startChild, table } from "./lib.ts";
+import { startServer, table } from "./lib.ts";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? "200");
 const CONCURRENCY = 8;
@@ -30,7 +30,7 @@ async function pool<T>(count: number, concurrency: number, task: (i: number) => 
  */
 export async function benchPayments(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-bench-pay-"));
-  const server = await startChild("apps/server/src/main.ts", {
+  const server = await startServer({
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
     UNPAID_ORDERS_PER_HOUR: "1000000",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { letterOrder, longBody, makePdf, pdfDataUrl } from "../conformance/src/machine/fixtures.ts";
 import type { LoadResult } from "./lib.ts";
-import { load, median, startChild, table } from "./lib.ts";
+import { load, median, startChild, startServer, table } from "./lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");
 /** Rounds of (bare h3, then every server case): each ratio compares measurements taken seconds apart. */
@@ -19,9 +19,9 @@ const TARGET_PEAK_MIB = 200;
  */
 export async function benchValidate(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-bench-"));
-  const bare = await startChild("bench/bare-h3-server.ts");
+  const bare = await startChild("bench/bare-h3-server.mjs");
   // The benchmark is one client on loopback: lift the per-client validate limit it would otherwise measure.
-  const server = await startChild("apps/server/src/main.ts", {
+  const server = await startServer({
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
     VALIDATE_PER_MINUTE: "100000000",

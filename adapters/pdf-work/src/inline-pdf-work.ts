@@ -1,13 +1,11 @@
-import { buildPacket } from "@mailpiece/forms/packet";
-import { checkPostcard } from "@mailpiece/postcard";
-import { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
 import type { PdfWork } from "./pdf-work.ts";
 import { closedError } from "./pdf-work-error.ts";
 
 /**
  * PdfWork on the caller's own thread: the engines called directly, with no deadline, queue or thread. For embedding,
  * tests and tiny deployments where a long job may hold the event loop. After `close()` every call rejects with
- * `pdf_work_closed`.
+ * `pdf_work_closed`. Each engine is imported the first time a call needs it, so that a process which hands its work
+ * to a worker pool never loads the engines (and their fonts and PDF libraries) on its own thread.
  */
 export function createInlinePdfWork(): PdfWork {
   let closed = false;
@@ -17,19 +15,19 @@ export function createInlinePdfWork(): PdfWork {
   return {
     async typesetLetter(input) {
       open();
-      return typesetLetter(input);
+      return (await import("@mailpiece/typesetter")).typesetLetter(input);
     },
     async inspectPdf(bytes) {
       open();
-      return inspectPdf(bytes);
+      return (await import("@mailpiece/typesetter")).inspectPdf(bytes);
     },
     async checkPostcard(bytes, size, options) {
       open();
-      return checkPostcard(bytes, size, options);
+      return (await import("@mailpiece/postcard")).checkPostcard(bytes, size, options);
     },
     async buildPacket(workflow, input, options) {
       open();
-      return buildPacket(workflow, input, options);
+      return (await import("@mailpiece/forms/packet")).buildPacket(workflow, input, options);
     },
     async close() {
       closed = true;

@@ -14,7 +14,12 @@ export interface FileStoreOptions {
   dir: string;
   /** Where time comes from (TTLs, `updatedAt`); defaults to the system clock. */
   clock?: Clock;
+  /** Bytes of recently read or written records (and known absent keys) answered from memory; default 8 MiB. */
+  cacheBytes?: number;
 }
+
+/** The memory for records answered without reading their files, by default. */
+export const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface FileBlobStoreOptions {
   /** The directory of the blobs, e.g. `$DATA_DIR/blobs`. Created when missing; one process at a time. */
@@ -55,6 +60,8 @@ export async function createFileStore(options: FileStoreOptions): Promise<Store>
     name: "file",
     capabilities: FILE_CAPABILITIES,
     clock: options.clock,
+    // The directory lock makes this store its only writer, so recent records are answered from memory.
+    cacheBytes: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
   });
   return {
     ...store,

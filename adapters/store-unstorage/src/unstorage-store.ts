@@ -34,6 +34,12 @@ export interface UnstorageStoreOptions {
   clock?: Clock;
   /** Whether `close()` disposes `storage`; default true. */
   disposeStorage?: boolean;
+  /**
+   * Bytes of records (present or known absent) to answer from memory; default 0, none. Only for a storage that this
+   * store alone writes (the file store holds a lock on its directory): every write goes through the store, which
+   * keeps its memory in step, so an answer from memory is what a read of the storage would give.
+   */
+  cacheBytes?: number;
 }
 
 /** What one record looks like inside the storage. */
@@ -68,6 +74,8 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
 
   const { assertKey, serialise, ttlOf } = createStoreChecks(tag);
 
+  const cache = createRecordCache(options.cacheBytes ?? 0);
+
   const isLive = (envelope: Envelope): boolean =>
     envelope.expiresAt === undefined || clock.now() < envelope.expiresAt;
 
@@ -99,13 +107,22 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
   };
 
   const read = async (key: string): Promise<Envelope | undefined> => {
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached === null ? undefined : parseEnvelope(key, cached);
     let raw: unknown;
     try {
       raw = await storage.getItemRaw(toStorageKey(key));
     } catch (error) {
       throw storageError(tag, `read ${JSON.stringify(key)}`, error);
     }
-    return raw === null || raw === undefined ? undefined : parseEnvelope(key, raw);
+    if (raw === null || raw === undefined) {
+      cache.set(key, null);
+      return undefined;
+    }
+    const text = raw instanceof Uint8Array ? decoder.decode(raw) : raw;
+    const envelope = parseEnvelope(key, text);
+    if (typeof text === "string") cache.set(key, text);
+    return envelope;
   };
 
   const write = async (
@@ -121,8 +138,11 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     try {
       await storage.setItemRaw(toStorageKey(key), text);
     } catch (error) {
+      // The write may or may not have landed: the next read asks the storage.
+      cache.forget(key);
       throw storageError(tag, `write ${JSON.stringify(key)}`, error);
     }
+    cache.set(key, text);
     const record: StoredRecord<unknown> = { key, value: JSON.parse(json), version, updatedAt };
     if (expiresAt !== undefined) record.expiresAt = expiresAt;
     return record;
@@ -132,8 +152,10 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     try {
       await storage.removeItem(toStorageKey(key));
     } catch (error) {
+      cache.forget(key);
       throw storageError(tag, `delete ${JSON.stringify(key)}`, error);
     }
+    cache.set(key, null);
   };
 
   const toRecord = <T>(key: string, envelope: Envelope): StoredRecord<T> => {
@@ -290,5 +312,40 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
         }
       });
     },
+  };
+}
+
+/**
+ * Records kept in memory within a budget of bytes, least recently used out first: the stored text of a record
+ * (parsed anew on every read, so that no caller shares an object with another), or null for a key known to hold
+ * nothing. An entry costs its key and its text, two bytes a character.
+ */
+function createRecordCache(budgetBytes: number) {
+  const entries = new Map<string, string | null>();
+  let used = 0;
+  const cost = (key: string, entry: string | null) => 2 * (key.length + (entry?.length ?? 0)) + 64;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    entries.delete(key);
+    used -= cost(key, entry);
+  };
+  return {
+    get(key: string): string | null | undefined {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry;
+    },
+    set(key: string, entry: string | null): void {
+      drop(key);
+      const size = cost(key, entry);
+      if (size > budgetBytes) return;
+      entries.set(key, entry);
+      used += size;
+      while (used > budgetBytes) drop(entries.keys().next().value as string);
+    },
+    forget: drop,
   };
 }

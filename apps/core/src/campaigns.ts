@@ -7,7 +7,7 @@ import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { formatUsd } from "@mailpiece/pricing";
 import { TypesetterError, todayUtc } from "@mailpiece/typesetter";
-import type { DocumentContext } from "./documents.ts";
+import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { partyPath, resolveDocument } from "./documents.ts";
 import { CoreError } from "./errors.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
@@ -60,7 +60,8 @@ export interface CampaignValidationView {
 export type CampaignPiece = PlannedPiece;
 
 export type CampaignValidationOutcome =
-  | { ok: true; view: CampaignValidationView; pieces: CampaignPiece[] }
+  /** `pdf`: for content_mode pdf, the PDF every piece prints, read and checked. */
+  | { ok: true; view: CampaignValidationView; pieces: CampaignPiece[]; pdf?: ResolvedDocument }
   | { ok: false; issues: Issue[] };
 
 /**
@@ -89,11 +90,11 @@ export async function validateCampaign(
   if (bulk === undefined) return refuse("bulk", "required", "The order carries no bulk campaign.");
   const tooMany = rowLimitIssue(bulk.rows.length);
   if (tooMany) return { ok: false, issues: [tooMany] };
-  let pdfPageCount: number | undefined;
+  let pdf: ResolvedDocument | undefined;
   if (bulk.content_mode === "pdf") {
-    const pdf = await pdfPages(order, ctx);
-    if (!pdf.ok) return pdf;
-    pdfPageCount = pdf.pages;
+    const read = await campaignPdf(order, ctx);
+    if (!read.ok) return read;
+    pdf = read.document;
   }
   const work = pdfWorkOf(ctx);
   const date = todayUtc(new Date((ctx.clock ?? systemClock).now()));
@@ -103,7 +104,7 @@ export async function validateCampaign(
     planned = await planCampaign(order, {
       book: ctx.config.priceBook,
       bounds: ctx.config.bounds,
-      ...(pdfPageCount === undefined ? {} : { pdfPages: pdfPageCount }),
+      ...(pdf === undefined ? {} : { pdfPages: pdf.page_count }),
       pageCount: async (body, { format }) =>
         (
           await work.typesetLetter({
@@ -160,7 +161,7 @@ export async function validateCampaign(
     options: order.options,
     warnings,
   };
-  return { ok: true, view, pieces: plan.pieces };
+  return { ok: true, view, pieces: plan.pieces, ...(pdf === undefined ? {} : { pdf }) };
 }
 
 /** True when the letter font prints every character of `text`; other typesetting failures are thrown. */
@@ -174,11 +175,11 @@ async function printable(text: string, work: PdfWork): Promise<boolean> {
   }
 }
 
-/** The pages of the campaign's PDF, checked as a single order's PDF is (page size, postcard template, limits). */
-async function pdfPages(
+/** The campaign's PDF, read and checked as a single order's PDF is (page size, postcard template, limits). */
+async function campaignPdf(
   order: NormalizedOrder,
   ctx: CampaignContext,
-): Promise<{ ok: true; pages: number } | { ok: false; issues: Issue[] }> {
+): Promise<{ ok: true; document: ResolvedDocument } | { ok: false; issues: Issue[] }> {
   const source = order.bulk?.pdf;
   if (source === undefined)
     return refuse("bulk.pdf", "bulk_content_required", "content_mode pdf needs bulk.pdf.");
@@ -207,7 +208,7 @@ async function pdfPages(
       })),
     };
   }
-  return { ok: true, pages: resolved.document.page_count };
+  return { ok: true, document: resolved.document };
 }
 
 const unavailable = () =>

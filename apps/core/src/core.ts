@@ -1,6 +1,5 @@
 import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
-import { validateOrderRequest } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type {
   BlobStore,
@@ -12,10 +11,9 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
-import type { CampaignView } from "./campaign-orders.ts";
-import { campaignView } from "./campaign-orders.ts";
-import type { CampaignValidationView } from "./campaigns.ts";
-import { validateCampaign } from "./campaigns.ts";
+import { campaignPayable } from "./campaign-payable.ts";
+import type { CampaignView } from "./campaign-status.ts";
+import { campaignView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
@@ -43,7 +41,7 @@ import {
   validateFlowerLetter,
 } from "./flowers/index.ts";
 import { runFulfilment } from "./fulfilment.ts";
-import { findOrder } from "./order-record.ts";
+import { findMailing, loadMailing } from "./mailings.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
 import type { PreviewMemo } from "./previews.ts";
@@ -88,7 +86,6 @@ export type ValidateInput = {
 export type RateLimited = { ok: false; rateLimited: { retryAfterSeconds: number }; issues?: undefined };
 export type ValidateOutcome =
   | ValidateOrderOutcome
-  | { ok: true; view: CampaignValidationView }
   | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
   | RateLimited;
 
@@ -195,8 +192,13 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         unpaidRateLimit: config.unpaidRateLimit,
       }
     : undefined;
+  const confirmOrder = confirmerOf(payments, orderPayable(ctx));
+  const confirmCampaign = confirmerOf(payments, campaignPayable(ctx));
   const confirmers = {
-    order: confirmerOf(payments, orderPayable(ctx)),
+    // Order payment work may name a campaign still in the legacy layout: it is confirmed as the campaign it is.
+    order: async (id: string) =>
+      (await loadMailing(ctx.store, id))?.kind === "campaign" ? confirmCampaign(id) : confirmOrder(id),
+    campaign: confirmCampaign,
     ...(flowerCtx ? { flower_letter: confirmerOf(payments, flowerPayable(flowerCtx)) } : {}),
   };
   return {
@@ -204,24 +206,9 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     async validateOrder({ body, raw, clientKey }) {
       const limited = await validateLimit(clientKey);
       if (limited) return limited;
-      const checked = validateOrderRequest(body);
-      if (checked.ok && checked.order.bulk) {
-        const campaign = await validateCampaign(checked.order, ctx, checked.warnings);
-        if (!campaign.ok) return campaign;
-        if (raw !== undefined && (await requestConflict(ctx, campaign.view.request_id, raw))) {
-          return {
-            ok: false,
-            conflict: {
-              code: "request_id_conflict",
-              message: `request_id ${campaign.view.request_id} was already used with a different body. Use a new request_id for a new mailing.`,
-            },
-          };
-        }
-        return { ok: true, view: campaign.view };
-      }
       const prepared = await prepareOrder(body, ctx);
       if (!prepared.ok) return prepared;
-      const { view, document } = prepared.prepared;
+      const { view } = prepared.prepared;
       if (raw !== undefined && (await requestConflict(ctx, view.request_id, raw))) {
         return {
           ok: false,
@@ -231,7 +218,9 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
           },
         };
       }
-      if (!signer) return { ok: true, view };
+      // A campaign's pieces are letters of their own: its validation links no preview.
+      if (!signer || prepared.prepared.kind === "campaign") return { ok: true, view };
+      const { document } = prepared.prepared;
       // The preview serves the exact bytes that would print, kept only as long as its link works.
       const link = signer.sign(document.sha256, ctx.clock.now());
       await keepPreview(ctx, document.sha256, document.bytes, link.expiresAt, previews);
@@ -239,8 +228,8 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     createOrder: (input) => createMachineOrder(ctx, input),
     async getCampaign(id) {
-      const found = await findOrder(ctx.store, id);
-      return found?.value.campaign ? campaignView(ctx.store, found.value) : undefined;
+      const found = await findMailing(ctx.store, id);
+      return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;
     },
     ...(flowerCtx ? { flowers: flowerUseCases(validateLimit, flowerCtx) } : {}),
     async fulfil(options = {}) {

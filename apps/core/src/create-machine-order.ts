@@ -1,19 +1,17 @@
-import {
-  claimDraft,
-  claimRequest,
-  draftKeyOf,
-  fingerprintBytes,
-  fingerprintJson,
-  peekRequest,
-} from "@mailpiece/idempotency";
+import { draftKeyOf, fingerprintBytes, fingerprintJson, peekRequest } from "@mailpiece/idempotency";
 import { startLifecycle } from "@mailpiece/lifecycle";
 import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
-import { campaignStatusView, spawnCampaignOrders } from "./campaign-orders.ts";
+import { campaignKind } from "./campaign-payable.ts";
+import { campaignStatusView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
-import type { OrderRecord } from "./order-record.ts";
-import { addStep, aliasKey, findOrder, loadOrder, orderKey, updateOrder } from "./order-record.ts";
+import type { Mailing } from "./mailings.ts";
+import { findMailing, loadMailing } from "./mailings.ts";
+import type { MailingKind } from "./open-mailing.ts";
+import { documentBlobKey, openMailing } from "./open-mailing.ts";
+import type { MailingRecord, OrderRecord } from "./order-record.ts";
+import { addStep, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { readCredential } from "./payments/credential.ts";
@@ -30,8 +28,10 @@ import { isPaidLike } from "./payments/payment-record.ts";
 import { limitUnpaidCreation } from "./rate-limit.ts";
 import { requestIdOf } from "./request-id.ts";
 import { consumeUpload, UPLOAD_MESSAGES } from "./uploads.ts";
-import type { PreparedOrder } from "./validate-order.ts";
+import type { PreparedMailing, PreparedOrder } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
+
+export { MAX_REQUEST_IDS_PER_ORDER } from "./open-mailing.ts";
 
 export interface OrderContext extends DocumentContext {
   store: Store;
@@ -56,9 +56,9 @@ function hasCredential(attempt: PaymentAttempt): boolean {
 }
 
 /**
- * Creates (or resumes) a machine order and takes its payment, so that no retry, race or crash charges twice:
- * the request_id is claimed atomically, a payment credential's replay key is claimed before settling, the order is
- * marked as settling before money moves and as paid before the answer is sent.
+ * Creates (or resumes) a machine order, single or bulk, and takes its payment, so that no retry, race or crash
+ * charges twice: the request_id is claimed atomically, a payment credential's replay key is claimed before settling,
+ * the record is marked as settling before money moves and as paid before the answer is sent.
  */
 export async function createMachineOrder(
   ctx: OrderContext,
@@ -74,41 +74,71 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   const fingerprint = fingerprintBytes(input.raw);
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
-  const known =
-    seen?.kind === "replay" ? (await loadOrder(ctx.store, seen.claim.order_id))?.value : undefined;
+  const known = seen?.kind === "replay" ? await loadMailing(ctx.store, seen.claim.order_id) : undefined;
   // The identical body of an order already paid: answer from the order, without preparing the document again.
-  if (known && isPaidLike(known.payment_status)) {
-    return answer(await payFor(paymentContext(ctx), orderPayable(ctx), known, input.payment));
-  }
+  if (known && isPaidLike(known.record.payment_status)) return payKnown(ctx, known, input.payment);
 
   // Forms are re-checked at the stage the order is at: checkout when asking for the price, payment when paying.
   const stage = hasCredential(input.payment) ? "payment" : "checkout";
   const preparation = await prepareOrder(
     input.body,
-    known ? { ...ctx, stage, orderId: known.id } : { ...ctx, stage },
+    known ? { ...ctx, stage, orderId: known.record.id } : { ...ctx, stage },
   );
   if (!preparation.ok) return { kind: "invalid", issues: preparation.issues };
   const prepared = preparation.prepared;
-  const requestId = prepared.order.request_id;
-  if (seen?.kind === "conflict") return conflict(requestId);
-  const open = async () => known ?? (await openOrder(ctx, prepared, fingerprint));
+  if (seen?.kind === "conflict") return conflict(prepared.order.request_id);
+  // An identical body makes the same kind of record as the first time.
+  const request = { fingerprint, input };
+  return prepared.kind === "campaign"
+    ? openAndPay(
+        ctx,
+        campaignKind(ctx),
+        prepared,
+        known?.kind === "campaign" ? known.record : undefined,
+        request,
+      )
+    : openAndPay(ctx, orderKind(ctx), prepared, known?.kind === "order" ? known.record : undefined, request);
+}
 
-  // A request that would store a new order counts against its client's unpaid-creation limit.
+/** Opens (or resumes) the record of one kind for the request, within the unpaid-creation limit, and pays for it. */
+async function openAndPay<P extends PreparedMailing, R extends MailingRecord>(
+  ctx: OrderContext,
+  kind: MailingKind<P, R>,
+  prepared: P,
+  known: R | undefined,
+  request: { fingerprint: string; input: CreateOrderInput },
+): Promise<CreateOrderOutcome> {
+  const { input } = request;
+  // A request that would store a new record counts against its client's unpaid-creation limit.
   if (!known) {
     const limited = await limitUnpaidCreation(ctx, input.clientKey, ctx.config.unpaidRateLimit);
     if (limited) return limited;
   }
-
-  const record = await open();
-  if (record === "conflict") return conflict(requestId);
+  const record = known ?? (await openMailing(ctx, kind, prepared, request.fingerprint));
+  if (record === "conflict") return conflict(prepared.order.request_id);
   if (!isPaidLike(record.payment_status)) {
-    const used = await bindUpload(ctx, prepared, record.id);
+    const used = await bindUpload(ctx, kind.uploadToken(prepared), record.id);
     if (used) return used;
   }
-  return answer(await payFor(paymentContext(ctx), orderPayable(ctx), record, input.payment));
+  return pay(ctx, kind, record, input.payment);
 }
 
-/** The payment flow's view of a machine order: paid, it is queued for printing (a campaign spawns its pieces). */
+function payKnown(ctx: OrderContext, known: Mailing, attempt: PaymentAttempt): Promise<CreateOrderOutcome> {
+  return known.kind === "campaign"
+    ? pay(ctx, campaignKind(ctx), known.record, attempt)
+    : pay(ctx, orderKind(ctx), known.record, attempt);
+}
+
+async function pay<P extends PreparedMailing, R extends MailingRecord>(
+  ctx: OrderContext,
+  kind: MailingKind<P, R>,
+  record: R,
+  attempt: PaymentAttempt,
+): Promise<CreateOrderOutcome> {
+  return answer(kind, await payFor(paymentContext(ctx), kind.payable, record, attempt));
+}
+
+/** The payment flow's view of a single machine order: paid, it is queued for printing. */
 export function orderPayable(ctx: OrderContext): Payable<OrderRecord> {
   return {
     kind: "order",
@@ -123,23 +153,60 @@ export function orderPayable(ctx: OrderContext): Payable<OrderRecord> {
     onSettled(record, at) {
       record.status = "queued";
       addStep(record, "payment_received", at);
-      if (!record.campaign)
-        record.lifecycle ??= startLifecycle({ source: "payment", at, id: ctx.ids.uuid() });
+      record.lifecycle ??= startLifecycle({ source: "payment", at, id: ctx.ids.uuid() });
     },
     async afterPaid(record) {
-      let paid = record;
-      if (paid.campaign && paid.campaign.child_ids.length === 0) {
-        // A paid campaign mails its pieces as orders of their own.
-        const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());
-        paid = await updateOrder(ctx.store, paid.id, ctx.clock.now, (o) => ({
-          ...o,
-          campaign: { ...o.campaign!, child_ids: children },
-        }));
-      } else if (paid.lifecycle) await enqueueFulfilment(ctx.store, paid.id, ctx.clock.now());
+      await enqueueFulfilment(ctx.store, record.id, ctx.clock.now());
       // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
-      await ctx.store.delete(draftKeyOf(paid.draft_key));
-      return paid;
+      await ctx.store.delete(draftKeyOf(record.draft_key));
+      return record;
     },
+  };
+}
+
+/** How a single machine order request is opened: as an order under `orders:<id>`, its PDF kept by content. */
+function orderKind(ctx: OrderContext): MailingKind<PreparedOrder, OrderRecord> {
+  return {
+    payable: orderPayable(ctx),
+    key: orderKey,
+    draftKey: ({ order, document }) =>
+      fingerprintJson({
+        document: document.sha256,
+        sender: order.sender,
+        recipient: order.recipient,
+        options: order.options,
+        mailpiece_type: order.mailpiece_type,
+        postcard_size: order.postcard_size ?? null,
+      }).slice("sha256:".length),
+    document: (prepared) => prepared.document,
+    create: ({ order, document, view }, base) => ({
+      id: base.id,
+      object: "order",
+      request_ids: [order.request_id],
+      fingerprint: base.fingerprint,
+      draft_key: base.draft_key,
+      order,
+      document: {
+        blob_key: documentBlobKey(document.sha256),
+        sha256: document.sha256,
+        page_count: document.page_count,
+        source: document.source,
+        format: document.format ?? null,
+      },
+      quote: view.quote,
+      status: "awaiting_payment",
+      payment_status: "unpaid",
+      payment_failures: [],
+      steps: [],
+      created_at: base.now,
+      updated_at: base.now,
+    }),
+    uploadToken: ({ order }) =>
+      order.document?.kind === "pdf" && order.document.source.type === "upload_token"
+        ? order.document.source.upload_token
+        : undefined,
+    view: orderStatusView,
+    previewSha256: (record) => record.document.sha256,
   };
 }
 
@@ -156,14 +223,18 @@ export function paymentContext(ctx: OrderContext): PaymentContext {
   };
 }
 
-function answer(outcome: PaymentOutcome<OrderRecord>): CreateOrderOutcome {
-  const order = orderStatusView(outcome.record);
+function answer<P extends PreparedMailing, R extends MailingRecord>(
+  kind: MailingKind<P, R>,
+  outcome: PaymentOutcome<R>,
+): CreateOrderOutcome {
+  const order = kind.view(outcome.record);
   if (outcome.kind === "payment_required") {
+    const sha256 = kind.previewSha256(outcome.record);
     return {
       kind: "payment_required",
       challenge: outcome.challenge,
       order,
-      ...(outcome.record.campaign ? {} : { document_sha256: outcome.record.document.sha256 }),
+      ...(sha256 === undefined ? {} : { document_sha256: sha256 }),
       ...(outcome.error ? { error: outcome.error } : {}),
     };
   }
@@ -173,12 +244,11 @@ function answer(outcome: PaymentOutcome<OrderRecord>): CreateOrderOutcome {
 /** An upload token serves one order: bind it to this one, or refuse when another order has it. */
 async function bindUpload(
   ctx: OrderContext,
-  prepared: PreparedOrder,
+  uploadToken: string | undefined,
   orderId: string,
 ): Promise<CreateOrderOutcome | undefined> {
-  const doc = prepared.order.document;
-  if (doc?.kind !== "pdf" || doc.source.type !== "upload_token") return undefined;
-  if (await consumeUpload(ctx.store, doc.source.upload_token, orderId)) return undefined;
+  if (uploadToken === undefined) return undefined;
+  if (await consumeUpload(ctx.store, uploadToken, orderId)) return undefined;
   return {
     kind: "invalid",
     issues: [
@@ -196,134 +266,18 @@ function conflict(requestId: string): CreateOrderOutcome {
 }
 
 /**
- * Finds or makes the unpaid order for this request: claims the request_id (exactly one concurrent caller makes the
- * order), and collapses a recent unpaid duplicate (same document, parties and options under another request_id)
- * onto the earlier order. Returns "conflict" when the request_id turned out to be bound to another body.
+ * Status by order or campaign id, or any aliased request_id; the view names only the request_id asked with. A
+ * campaign's status is derived from its pieces.
  */
-async function openOrder(
-  ctx: OrderContext,
-  prepared: PreparedOrder,
-  fingerprint: string,
-): Promise<OrderRecord | "conflict"> {
-  const now = ctx.clock.now();
-  const { order, document, view } = prepared;
-  const { sha256 } = document;
-  const blobKey = `documents:${sha256}`;
-  if (!(await ctx.blobs.head(blobKey))) {
-    // A campaign's document is its plan (JSON), never served as a PDF.
-    const contentType = prepared.campaign ? "application/json" : "application/pdf";
-    await ctx.blobs.put(blobKey, document.bytes, { contentType });
-  }
-
-  const draftKey = fingerprintJson({
-    document: sha256,
-    sender: order.sender,
-    recipient: order.recipient,
-    options: order.options,
-    mailpiece_type: order.mailpiece_type,
-    postcard_size: order.postcard_size ?? null,
-  }).slice("sha256:".length);
-
-  const id = ctx.ids.uuid();
-  const draft = await claimDraft(ctx.store, {
-    draft_key: draftKey,
-    order_id: id,
-    request_id: order.request_id,
-    now,
-    ttlMs: ctx.config.draftTtlMs,
-  });
-  if (draft.kind === "duplicate") {
-    const existing = await loadOrder(ctx.store, draft.claim.order_id);
-    if (
-      existing &&
-      existing.value.payment_status === "unpaid" &&
-      existing.value.status === "awaiting_payment" &&
-      existing.value.request_ids.length < MAX_REQUEST_IDS_PER_ORDER
-    ) {
-      const claim = await claimRequest(ctx.store, {
-        request_id: order.request_id,
-        fingerprint,
-        order_id: existing.value.id,
-        now,
-      });
-      if (claim.kind === "conflict") return "conflict";
-      const target = claim.claim.order_id;
-      await ctx.store.create(aliasKey(order.request_id), { order_id: target });
-      return updateOrder(ctx.store, target, ctx.clock.now, (o) => {
-        if (o.request_ids.includes(order.request_id)) return undefined;
-        o.request_ids.push(order.request_id);
-        return o;
-      });
-    }
-  }
-
-  const record: OrderRecord = {
-    id,
-    object: "order",
-    request_ids: [order.request_id],
-    fingerprint,
-    draft_key: draftKey,
-    order,
-    document: {
-      blob_key: blobKey,
-      sha256,
-      page_count: document.page_count,
-      source: document.source,
-      format: document.format ?? null,
-    },
-    quote: view.quote,
-    ...(prepared.campaign ? { campaign: prepared.campaign } : {}),
-    status: "awaiting_payment",
-    payment_status: "unpaid",
-    payment_failures: [],
-    steps: [],
-    created_at: now,
-    updated_at: now,
-  };
-  await ctx.store.create(orderKey(id), record);
-  const claim = await claimRequest(ctx.store, {
-    request_id: order.request_id,
-    fingerprint,
-    order_id: id,
-    now,
-  });
-  if (claim.kind === "conflict") {
-    await ctx.store.delete(orderKey(id));
-    return "conflict";
-  }
-  if (claim.kind === "replay") {
-    // A concurrent identical request made the order first: use it, drop ours.
-    await ctx.store.delete(orderKey(id));
-    return (await loadOrder(ctx.store, claim.claim.order_id))!.value;
-  }
-  await ctx.store.create(aliasKey(order.request_id), { order_id: id });
-  if (draft.kind === "duplicate") {
-    // The earlier draft is full, paid or gone: later duplicates collapse onto this order instead.
-    await ctx.store.put(
-      draftKeyOf(draftKey),
-      { draft_key: draftKey, order_id: id, request_id: order.request_id, claimed_at: now },
-      { ttlMs: ctx.config.draftTtlMs },
-    );
-  }
-  return record;
-}
-
-/** Status by order_id or any aliased request_id; the view names only the request_id asked with. */
 export async function getOrderStatus(ctx: OrderContext, id: string): Promise<OrderStatusView | undefined> {
-  const found = await findOrder(ctx.store, id);
+  const found = await findMailing(ctx.store, id);
   if (!found) return undefined;
-  const view = found.value.campaign
-    ? await campaignStatusView(ctx.store, found.value)
-    : orderStatusView(found.value);
+  const view =
+    found.kind === "campaign"
+      ? await campaignStatusView(ctx.store, found.record)
+      : orderStatusView(found.record);
   return scopedView(view, id);
 }
-
-/**
- * How many request_ids may collapse onto one unpaid order. Recent unpaid duplicates (the same letter to the same
- * people under a new request_id) join the earlier order; past this many, a duplicate opens an order of its own, so
- * no record grows without bound.
- */
-export const MAX_REQUEST_IDS_PER_ORDER = 20;
 
 function scopedView(view: OrderStatusView, askedWith: string | undefined): OrderStatusView {
   const own = askedWith !== undefined && view.request_ids.includes(askedWith);

@@ -1,7 +1,90 @@
+import type { ErrorOptions, Issue } from "@mailpiece/errors";
 import { defineError } from "@mailpiece/errors";
 
-/** Stable codes for failures of the use cases that are not a problem with the request. */
-export type CoreErrorCode = "internal_error" | "storage_unavailable";
+/**
+ * Why a use case did not do what it was asked. Every surface maps these codes in one table of its own (HTTP
+ * statuses, JSON-RPC tool errors):
+ * - `validation_failed`: the request has problems; `issues` names each with the path of its field and a stable code.
+ * - `request_id_conflict`: the request_id was already used with a different body.
+ * - `rate_limited`: the client passed one of its limits; `retryAfterSeconds` says when to try again.
+ * - `not_found`: no such order, campaign, flower letter, form or stored document.
+ * - `preview_link_invalid`: a preview link was tampered with or has expired.
+ * - `upload_token_invalid`, `upload_token_expired`, `upload_already_filled`, `upload_too_large`, `upload_not_pdf`:
+ *   an upload slot cannot take this file.
+ * - `invalid_query`: a listing's query (limit, cursor) is not acceptable.
+ * - `payment_rail_unavailable`: this deployment does not accept the payment rail asked for.
+ * - `florist_unavailable`: no florist is configured, or it cannot be reached.
+ * - `service_busy`: document work is queued past its limit; `retryAfterSeconds` says when to try again.
+ * - `storage_unavailable`: the store does not answer.
+ * - `internal_error`: anything else; the request changed nothing that it should not have.
+ */
+export type CoreErrorCode =
+  | "validation_failed"
+  | "request_id_conflict"
+  | "rate_limited"
+  | "not_found"
+  | "preview_link_invalid"
+  | "upload_token_invalid"
+  | "upload_token_expired"
+  | "upload_already_filled"
+  | "upload_too_large"
+  | "upload_not_pdf"
+  | "invalid_query"
+  | "payment_rail_unavailable"
+  | "florist_unavailable"
+  | "service_busy"
+  | "storage_unavailable"
+  | "internal_error";
 
-/** The one error class of the core; problems with a request are answered as issues, never thrown. */
-export class CoreError extends defineError<CoreErrorCode>("CoreError") {}
+export interface CoreErrorOptions extends ErrorOptions {
+  /** For `rate_limited` and `service_busy`: whole seconds until a retry may succeed. */
+  retryAfterSeconds?: number;
+}
+
+const MailpieceCoreError = defineError<CoreErrorCode>("CoreError");
+
+/**
+ * The one failure of the core's use cases: they return what was asked for, or throw a CoreError. Problems with a
+ * request are `validation_failed` with every issue, never one at a time.
+ */
+export class CoreError extends MailpieceCoreError {
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: CoreErrorCode, message: string, options: CoreErrorOptions = {}) {
+    const { retryAfterSeconds, ...rest } = options;
+    super(code, message, rest);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** True for any CoreError, also one created by another copy of this package. */
+  static override isInstance(value: unknown): value is CoreError {
+    return MailpieceCoreError.isInstance(value);
+  }
+}
+
+/** `validation_failed` for these issues, with a message that counts them. */
+export function invalidRequest(issues: readonly Issue[]): CoreError {
+  const count = issues.length;
+  return new CoreError(
+    "validation_failed",
+    `The order has ${count} problem${count === 1 ? "" : "s"}; each issue names the field, a stable code and what to change.`,
+    { issues },
+  );
+}
+
+/** `rate_limited`: the client passed its limit of `what`. */
+export function rateLimitedError(retryAfterSeconds: number, what: string): CoreError {
+  return new CoreError(
+    "rate_limited",
+    `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+}
+
+/** `request_id_conflict` for a request_id bound to another body; `what` is "mailing" or "flower letter". */
+export function requestIdConflict(requestId: string, what: string): CoreError {
+  return new CoreError(
+    "request_id_conflict",
+    `request_id ${requestId} was already used with a different body. Retry with the byte-for-byte identical body, or use a new request_id for a new ${what}.`,
+  );
+}

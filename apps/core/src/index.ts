@@ -1,13 +1,12 @@
 // The core's public API: the use cases every surface shares (through `createMailpieceCore`) and the types a surface
 // maps to its transport. Everything else is internal to the core.
-export type { CampaignView } from "./campaign-orders.ts";
+export type { CampaignView } from "./campaign-status.ts";
 export type { CampaignValidationView } from "./campaigns.ts";
 export type { CoreConfig } from "./config.ts";
 export { defaultCoreConfig } from "./config.ts";
 export type { CoreDeps, MailpieceCore, RateLimited, ValidateInput, ValidateOutcome } from "./core.ts";
 export { createMailpieceCore } from "./core.ts";
 export type { CreateOrderInput, CreateOrderOutcome } from "./create-machine-order.ts";
-export { MAX_REQUEST_IDS_PER_ORDER } from "./create-machine-order.ts";
 export type { CoreErrorCode } from "./errors.ts";
 export { CoreError } from "./errors.ts";
 export type {
@@ -17,6 +16,7 @@ export type {
   FlowerQuoteBreakdown,
   FlowerQuoteView,
 } from "./flowers/index.ts";
+export { MAX_REQUEST_IDS_PER_ORDER } from "./open-mailing.ts";
 export type { OrderStatusView } from "./order-status.ts";
 export type { PartyView } from "./party-view.ts";
 export type { PaymentAttempt, PaymentOutcome } from "./payments/pay.ts";

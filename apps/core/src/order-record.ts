@@ -1,7 +1,7 @@
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import type { NormalizedOrder } from "@mailpiece/orders";
 import type { Store, StoredRecord } from "@mailpiece/ports";
-import type { PaymentRecord, PaymentStatus } from "./payments/payment-record.ts";
+import type { PayableRecord, PaymentRecord, PaymentStatus } from "./payments/payment-record.ts";
 import type { QuoteView } from "./quote-order.ts";
 import { updateRecord } from "./records.ts";
 
@@ -19,25 +19,38 @@ export type StatusStep =
   | "refunded"
   | "abandoned";
 
-/** A machine order as stored: the request as validated, the document, the price, the money and the steps. */
-export interface OrderRecord {
-  id: string;
-  object: "order";
+/**
+ * Where an order or a campaign stands before its work starts: unpaid, then queued once paid. A paid order's
+ * status is then its lifecycle's; a paid campaign's is derived from its pieces.
+ */
+export type MailingStatus = "awaiting_payment" | "queued" | "canceled" | "abandoned";
+
+/**
+ * What an order's record and a campaign's record share: the request_ids that reach it, the content key that unpaid
+ * duplicates collapse on, the price, the money and the steps reported to agents.
+ */
+export interface MailingRecord extends PayableRecord {
   /** The request_id that created it, then every request_id collapsed onto it. */
   request_ids: string[];
   fingerprint: string;
   /** The content key unpaid duplicates collapse on. */
   draft_key: string;
+  quote: QuoteView;
+  status: MailingStatus;
+  steps: { step: StatusStep; at: number }[];
+  created_at: number;
+}
+
+/** A machine order as stored: the request as validated, the document, the price, the money and the steps. */
+export interface OrderRecord extends MailingRecord {
+  object: "order";
   order: NormalizedOrder;
   document: { blob_key: string; sha256: string; page_count: number; source: string; format: string | null };
-  quote: QuoteView;
   /** Before payment; once paid, `lifecycle.status` is the order's status. */
-  status: "awaiting_payment" | "queued" | "canceled" | "abandoned";
+  status: MailingStatus;
   /** The order statuses of spec 3 and their timeline, from payment on. */
   lifecycle?: Lifecycle;
-  /** For a bulk order: what the campaign mails; its pieces become orders of their own once paid. */
-  campaign?: import("./campaign-orders.ts").CampaignPlan;
-  /** For a piece of a campaign: the campaign's order id and the CSV row. */
+  /** For a piece of a campaign: the campaign's id and the CSV row. */
   campaign_id?: string;
   row_number?: number;
   /** Where the piece is being produced. */
@@ -49,31 +62,18 @@ export interface OrderRecord {
     tracking_events?: { status: string; at: string; description: string; location?: string }[];
     last_error?: { code: string; message: string; at: number };
   };
-  payment_status: PaymentStatus;
-  payment?: PaymentRecord;
-  /** Failed payment attempts, newest last, for support. */
-  payment_failures: { code: string; message: string; at: number }[];
-  steps: { step: StatusStep; at: number }[];
-  created_at: number;
-  updated_at: number;
 }
 
 export const orderKey = (id: string) => `orders:${id}`;
 export const aliasKey = (requestId: string) => `aliases:${requestId}`;
 
+/**
+ * The order stored under `id`. A record under `orders:` that carries a campaign plan is a campaign in the legacy
+ * layout (read by loadCampaign), never an order.
+ */
 export async function loadOrder(store: Store, id: string): Promise<StoredRecord<OrderRecord> | undefined> {
-  return store.get<OrderRecord>(orderKey(id));
-}
-
-/** Resolves an order id or any request_id aliased to it. */
-export async function findOrder(
-  store: Store,
-  idOrRequestId: string,
-): Promise<StoredRecord<OrderRecord> | undefined> {
-  const direct = await loadOrder(store, idOrRequestId);
-  if (direct) return direct;
-  const alias = await store.get<{ order_id: string }>(aliasKey(idOrRequestId));
-  return alias ? loadOrder(store, alias.value.order_id) : undefined;
+  const found = await store.get<OrderRecord>(orderKey(id));
+  return found && !("campaign" in found.value) ? found : undefined;
 }
 
 /**
@@ -89,6 +89,6 @@ export function updateOrder(
   return updateRecord(store, orderKey(id), now, change);
 }
 
-export function addStep(order: OrderRecord, step: StatusStep, at: number): void {
-  if (!order.steps.some((s) => s.step === step)) order.steps.push({ step, at });
+export function addStep(record: { steps: OrderRecord["steps"] }, step: StatusStep, at: number): void {
+  if (!record.steps.some((s) => s.step === step)) record.steps.push({ step, at });
 }

@@ -1,6 +1,9 @@
+import type { Lifecycle } from "@mailpiece/lifecycle";
 import { isTerminal, machineSteps } from "@mailpiece/lifecycle";
-import type { OrderRecord, StatusStep } from "./order-record.ts";
+import type { MailingStatus, OrderRecord, StatusStep } from "./order-record.ts";
+import type { PayableRecord } from "./payments/payment-record.ts";
 import { publicPaymentStatus } from "./payments/payment-record.ts";
+import type { QuoteView } from "./quote-order.ts";
 
 /** What a buyer or agent sees when polling an order. */
 export interface OrderStatusView {
@@ -44,9 +47,31 @@ export interface OrderStatusView {
   updated_at: string;
 }
 
-const TERMINAL: ReadonlySet<OrderRecord["status"]> = new Set(["canceled", "abandoned"]);
+const TERMINAL: ReadonlySet<MailingStatus> = new Set(["canceled", "abandoned"]);
+
+/** What a status view is made of: the fields an order's record and a campaign's record share. */
+export interface StatusSource extends PayableRecord {
+  request_ids: string[];
+  status: MailingStatus;
+  lifecycle?: Lifecycle;
+  fulfilment?: OrderRecord["fulfilment"];
+  quote: QuoteView;
+  steps: OrderRecord["steps"];
+  created_at: number;
+}
 
 export function orderStatusView(order: OrderRecord): OrderStatusView {
+  return statusView(order, {
+    mailpiece_type: order.order.mailpiece_type,
+    page_count: order.document.page_count,
+  });
+}
+
+/** The status view of an order or a campaign; `about` adds what only the record's own kind knows. */
+export function statusView(
+  order: StatusSource,
+  about: Pick<OrderStatusView, "mailpiece_type" | "page_count" | "campaign">,
+): OrderStatusView {
   const payment_status = publicPaymentStatus(order.payment_status);
   const lifecycle = order.lifecycle;
   const stepList: { step: StatusStep; at: string }[] = lifecycle
@@ -66,8 +91,8 @@ export function orderStatusView(order: OrderRecord): OrderStatusView {
     terminal: lifecycle ? isTerminal(lifecycle.status) : TERMINAL.has(order.status),
     current_step: last?.step ?? null,
     steps: stepList,
-    mailpiece_type: order.order.mailpiece_type,
-    page_count: order.document.page_count,
+    mailpiece_type: about.mailpiece_type,
+    page_count: about.page_count,
     quote: {
       price_cents: order.quote.price_cents,
       price_usd: order.quote.price_usd,
@@ -95,7 +120,7 @@ export function orderStatusView(order: OrderRecord): OrderStatusView {
         }
       : null,
     timeline: lifecycle ? lifecycle.timeline.map(({ reason: _r, ...e }) => e) : [],
-    ...(order.campaign ? { campaign: { pieces: order.campaign.pieces.length } } : {}),
+    ...(about.campaign ? { campaign: about.campaign } : {}),
     created_at: new Date(order.created_at).toISOString(),
     updated_at: new Date(order.updated_at).toISOString(),
   };

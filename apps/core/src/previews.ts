@@ -96,7 +96,7 @@ function remember(memo: PreviewMemo | undefined, sha256: string, until: number):
 /** The stored bytes of a document by content hash: an ordered document, or a preview still kept. */
 export async function openDocument(ctx: { blobs: BlobStore }, sha256: string): Promise<Blob | undefined> {
   const blob = (await ctx.blobs.get(`documents:${sha256}`)) ?? (await ctx.blobs.get(previewBlobKey(sha256)));
-  // Only PDFs are previews: anything else kept by content (a campaign's plan) is not served.
+  // Only PDFs are previews: anything else a blob store keeps under a content key is not served.
   return blob && isPdf(blob.bytes) ? blob : undefined;
 }
 

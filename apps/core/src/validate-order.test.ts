@@ -22,7 +22,8 @@ describe("validateOrder", () => {
   it("quotes a one-page letter at the floor with the base fee and page lines explaining it", async () => {
     const outcome = await validateOrder(letterOrder(), ctxOf(config));
     expect(outcome.ok).toBe(true);
-    if (!outcome.ok) return;
+    if (!outcome.ok || outcome.view.object !== "order_validation")
+      throw new Error("expected an order validation");
     expect(outcome.view.document).toEqual({ source: "letter", format: "text", page_count: 1 });
     expect(outcome.view.quote.price_cents).toBe(config.bounds.min_cents);
     const codes = outcome.view.quote.line_items.map((l) => l.code);
@@ -36,6 +37,8 @@ describe("validateOrder", () => {
     const short = await validateOrder(letterOrder({ color: true }), ctxOf(config));
     const long = await validateOrder(letterOrder({ color: true, letter: longBody(80) }), ctxOf(config));
     if (!short.ok || !long.ok) throw new Error("both valid");
+    if (short.view.object !== "order_validation" || long.view.object !== "order_validation")
+      throw new Error("both order validations");
     expect(long.view.document.page_count).toBeGreaterThan(short.view.document.page_count);
     expect(long.view.quote.subtotal_cents).toBeGreaterThan(short.view.quote.subtotal_cents);
   });

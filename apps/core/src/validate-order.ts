@@ -1,7 +1,8 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
 import { isInternationalPiece, validateOrderRequest } from "@mailpiece/orders";
-import type { CampaignPlan } from "./campaign-orders.ts";
+import type { PreparedCampaign } from "./campaign-orders.ts";
 import { prepareCampaign } from "./campaign-orders.ts";
+import type { CampaignValidationView } from "./campaigns.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { resolveDocument } from "./documents.ts";
 import type { PartyView } from "./party-view.ts";
@@ -28,20 +29,24 @@ export interface OrderValidationView {
   preview_path?: string;
 }
 
-export type ValidateOrderOutcome = { ok: true; view: OrderValidationView } | { ok: false; issues: Issue[] };
+export type ValidateOrderOutcome =
+  | { ok: true; view: OrderValidationView | CampaignValidationView }
+  | { ok: false; issues: Issue[] };
 
-/** A valid order with everything needed to charge and print it. */
+/** A valid single order with everything needed to charge and print it. */
 export interface PreparedOrder {
+  kind: "order";
   order: NormalizedOrder & { recipient: NonNullable<NormalizedOrder["recipient"]> };
   document: ResolvedDocument;
   view: OrderValidationView;
-  /** For a bulk order: the campaign to mail once paid. */
-  campaign?: CampaignPlan;
 }
 
-export type PrepareOrderOutcome = { ok: true; prepared: PreparedOrder } | { ok: false; issues: Issue[] };
+/** A valid machine order request: a single order, or a bulk campaign. */
+export type PreparedMailing = PreparedOrder | PreparedCampaign;
 
-/** Validates a machine order request end to end: schema and rules, the document, then the price. */
+export type PrepareOrderOutcome = { ok: true; prepared: PreparedMailing } | { ok: false; issues: Issue[] };
+
+/** Validates a machine order request end to end: schema and rules, the document (or the campaign), then the price. */
 export async function validateOrder(body: unknown, ctx: DocumentContext): Promise<ValidateOrderOutcome> {
   const prepared = await prepareOrder(body, ctx);
   return prepared.ok ? { ok: true, view: prepared.prepared.view } : prepared;
@@ -86,7 +91,10 @@ export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise
     warnings: [...checked.warnings, ...(doc.warnings ?? [])],
     ...(order.mailpiece_type === "postcard" ? { postcard_route: postcardRoute(order) } : {}),
   };
-  return { ok: true, prepared: { order: { ...order, recipient: order.recipient }, document: doc, view } };
+  return {
+    ok: true,
+    prepared: { kind: "order", order: { ...order, recipient: order.recipient }, document: doc, view },
+  };
 }
 
 /**

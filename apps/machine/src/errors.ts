@@ -1,4 +1,5 @@
-import { documentWorkBusy } from "@mailpiece/core";
+import type { CoreErrorCode } from "@mailpiece/core";
+import { CoreError, documentWorkBusy } from "@mailpiece/core";
 import type { ErrorOptions, Issue } from "@mailpiece/errors";
 import { defineError } from "@mailpiece/errors";
 import type { HTTPError } from "h3";
@@ -76,6 +77,7 @@ export function answerFor(error: MachineError): Response {
 export function answerMachineError(error: HTTPError, onUnexpectedError?: (error: unknown) => void): Response {
   const cause = error.cause;
   if (MachineError.isInstance(cause)) return answerFor(cause);
+  if (CoreError.isInstance(cause)) return answerFor(fromCore(cause));
   if (error.status === 404) return errorAnswer("not_found", "No such resource.");
   if (error.status === 405) return errorAnswer("method_not_allowed", "This method is not allowed here.");
   // The router refuses a path it cannot decode (a malformed percent-encoding) before any handler runs.
@@ -92,19 +94,6 @@ export function answerMachineError(error: HTTPError, onUnexpectedError?: (error:
   }
   onUnexpectedError?.(error.cause ?? error);
   return errorAnswer("internal_error", "Something failed on our side; the request changed nothing.");
-}
-
-/**
- * An error body at a status its caller chooses.
- * @deprecated The status belongs to the code: use `errorAnswer`, which reads it from the status table.
- */
-export function errorResponse(
-  status: number,
-  error: MachineErrorCode,
-  message: string,
-  extra: { issues?: Issue[]; headers?: Record<string, string>; retry_after_seconds?: number } = {},
-): Response {
-  return renderError(status, error, message, extra);
 }
 
 function renderError(
@@ -143,4 +132,33 @@ export function rateLimited(retryAfterSeconds: number, what: string): MachineErr
     `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
     { retryAfterSeconds },
   );
+}
+
+/** The machine API's code for each failure of the core. */
+const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
+  validation_failed: "validation_failed",
+  request_id_conflict: "request_id_conflict",
+  rate_limited: "rate_limited",
+  not_found: "not_found",
+  preview_link_invalid: "preview_link_invalid",
+  upload_token_invalid: "not_found",
+  upload_token_expired: "validation_failed",
+  upload_already_filled: "validation_failed",
+  upload_too_large: "payload_too_large",
+  upload_not_pdf: "validation_failed",
+  invalid_query: "invalid_query",
+  payment_rail_unavailable: "payment_rail_unavailable",
+  florist_unavailable: "florist_unavailable",
+  service_busy: "service_busy",
+  storage_unavailable: "store_unavailable",
+  internal_error: "internal_error",
+};
+
+/** A failure of the core as the machine API answers it: same message, issues and retry time, the code mapped. */
+export function fromCore(error: CoreError): MachineError {
+  return new MachineError(CORE_CODES[error.code], error.message, {
+    ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    cause: error,
+  });
 }

@@ -120,12 +120,25 @@ async function readOrRefuse<T>(
   // A declared length past the limit is refused before the body is touched: cancelling the body would close the
   // connection under the client, which is still sending it and may reuse the connection for its next request.
   if (declared > limitBytes) throw tooLarge();
+  const readAs = async (request: Request): Promise<T> => {
+    try {
+      return await read(request);
+    } catch (error) {
+      if (MachineError.isInstance(error)) throw error;
+      throw refusal(error, tooLarge, malformed) ?? malformed(String((error as Error).message ?? error));
+    }
+  };
+  if (Number.isInteger(declared) && declared >= 0 && !event.req.headers.has("transfer-encoding")) {
+    // A declared length within the limit: the HTTP parser delivers exactly that many bytes and no more, so the body
+    // is reserved once and read as it is, without a limiting or counting stream around it.
+    if (lease && !lease.reserve(declared)) throw busy();
+    return readAs(event.req);
+  }
   try {
     assertBodySize(event, limitBytes);
   } catch (error) {
     throw refusal(error, tooLarge, malformed) ?? error;
   }
-  if (lease && Number.isFinite(declared) && !lease.reserve(declared)) throw busy();
   const source = event.req.body;
   let total = 0;
   const body =
@@ -146,12 +159,7 @@ async function readOrRefuse<T>(
     body,
     duplex: "half",
   } as RequestInit);
-  try {
-    return await read(request);
-  } catch (error) {
-    if (MachineError.isInstance(error)) throw error;
-    throw refusal(error, tooLarge, malformed) ?? malformed(String((error as Error).message ?? error));
-  }
+  return readAs(request);
 }
 
 /** The MachineError for h3's refusal of a body: 413 past the limit, 400 for a length declared twice. */

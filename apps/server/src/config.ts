@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { defineError } from "@mailpiece/errors";
 import { FetchError, parseHostAllowList } from "@mailpiece/fetch-https";
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
 
@@ -53,14 +54,22 @@ export interface ServerConfig {
   };
 }
 
-export class ConfigError extends Error {
-  readonly code = "invalid_config";
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = "ConfigError";
+const MailpieceConfigError = defineError<"invalid_config">("ConfigError");
+
+/** A setting of the environment that the server cannot start with; `variable` names it, the message says why. */
+export class ConfigError extends MailpieceConfigError {
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
+    super("invalid_config", `${variable}: ${message}`, {
+      issues: [{ path: variable, code: "invalid_config", message }],
+    });
+    this.variable = variable;
+  }
+
+  /** True for any ConfigError, also one created by another copy of this package. */
+  static override isInstance(value: unknown): value is ConfigError {
+    return MailpieceConfigError.isInstance(value);
   }
 }
 

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (ConfigError.isInstance(error)) {
       process.stderr.write(`mailpiece: invalid configuration: ${error.message}\n`);
       process.exit(2);
     }

@@ -1,5 +1,5 @@
 import type { MailpieceCore } from "@mailpiece/core";
-import { createMachineApp, errorResponse } from "@mailpiece/machine";
+import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
 import { H3 } from "h3";
 import type { Logger } from "./logger.ts";
 import { errorFields } from "./logger.ts";
@@ -17,6 +17,7 @@ export interface ServerAppOptions {
 /** Every surface of the reference deployment on one h3 app, plus /health and a JSON 404. */
 export function createServerApp(core: MailpieceCore, options: ServerAppOptions): H3 {
   const { logger } = options;
+  const onUnexpectedError = (error: unknown) => logger.error("unexpected error", errorFields(error));
   const app = new H3({
     onRequest(event) {
       (event.context as { startedAt?: number }).startedAt = performance.now();
@@ -30,30 +31,18 @@ export function createServerApp(core: MailpieceCore, options: ServerAppOptions):
         ms: Math.round((performance.now() - startedAt) * 10) / 10,
       });
     },
-    onError(error) {
-      if (error.status === 404) return errorResponse(404, "not_found", "No such resource.");
-      if (error.status === 405)
-        return errorResponse(405, "method_not_allowed", "This method is not allowed here.");
-      logger.error("unexpected error", errorFields(error.cause ?? error));
-      return errorResponse(
-        500,
-        "internal_error",
-        "Something failed on our side; the request changed nothing.",
-      );
-    },
+    onError: (error) => answerMachineError(error, onUnexpectedError),
   });
 
-  app.get("/health", async () => {
-    try {
-      await core.store.get("health:probe");
-      return Response.json(
-        { status: "ok", version: options.version },
-        { headers: { "cache-control": "no-store" } },
-      );
-    } catch (error) {
-      logger.error("health check failed", errorFields(error));
-      return errorResponse(503, "internal_error", "The store is unavailable.");
-    }
+  app.get("/health", async (event) => {
+    event.res.headers.set("cache-control", "no-store");
+    const health = await core.health();
+    if (health.ok) return { status: "ok", version: options.version };
+    logger.error("health check failed", { failing: health.failing.join(",") });
+    return errorAnswer(
+      "store_unavailable",
+      `The deployment cannot serve: its ${health.failing.map((part) => (part === "blobs" ? "document store" : "record store")).join(" and ")} does not answer.`,
+    );
   });
 
   app.mount(
@@ -65,10 +54,10 @@ export function createServerApp(core: MailpieceCore, options: ServerAppOptions):
         ? {}
         : { maxInflightBodyBytes: options.maxInflightBodyBytes }),
       trustProxy: options.trustProxy === true,
-      onUnexpectedError: (error) => logger.error("unexpected error", errorFields(error)),
+      onUnexpectedError,
     }),
   );
 
-  app.all("/**", () => errorResponse(404, "not_found", "No such resource."));
+  app.all("/**", () => errorAnswer("not_found", "No such resource."));
   return app;
 }

@@ -25,7 +25,14 @@ export async function confirmPayment<R extends PayableRecord>(
 ): Promise<R | undefined> {
   const record = loaded ?? (await payable.load(id));
   const payment = record?.payment;
-  if (!record || !payment || record.payment_status === "paid" || record.payment_status === "unpaid") {
+  if (record?.payment_status === "paid") {
+    // Paid, with its payment still noted as work: the process that took the money may have stopped before the
+    // work of a paid record was queued. Queuing it is idempotent, so it is done (again) before the note goes.
+    const after = await payable.afterPaid(record);
+    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    return after;
+  }
+  if (!record || !payment || record.payment_status === "unpaid") {
     await ctx.store.delete(paymentWorkKey(payable.kind, id));
     return record;
   }

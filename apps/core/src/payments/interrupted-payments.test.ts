@@ -6,9 +6,12 @@ import { manualClock } from "@mailpiece/ports";
 import { createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
+import { campaignBody } from "../campaign.fixture.ts";
+import type { CampaignRecord } from "../campaign-record.ts";
 import { createMailpieceCore } from "../core.ts";
 import type { CreateOrderOutcome } from "../create-machine-order.ts";
 import type { FlowerCreateOutcome } from "../flowers/index.ts";
+import type { LegacyCampaignRecord } from "../legacy-campaigns.ts";
 import { x402Pay } from "../x402-pay.fixture.ts";
 import { PAYMENT_WORK_PREFIX, paymentWorkKey } from "./payment-record.ts";
 
@@ -93,6 +96,25 @@ async function paidOrder(t: ReturnType<typeof setup>, fault: Fault) {
   t.interruptNextSettle(fault);
   const first = await t.createOrder(raw, credential);
   return { raw, credential, first, id: unpaid.order.order_id };
+}
+
+/** A two-piece campaign whose payment was interrupted after the money moved. */
+async function paidCampaign(t: ReturnType<typeof setup>) {
+  const raw = JSON.stringify(campaignBody(["Grace Hopper", "Ada Lovelace"]));
+  const unpaid = expectKind(await t.createOrder(raw), "payment_required");
+  const credential = await x402Pay(unpaid.challenge);
+  t.interruptNextSettle("lost_after_transfer");
+  expectKind(await t.createOrder(raw, credential), "accepted");
+  return { raw, credential, id: unpaid.order.order_id };
+}
+
+/** The keys of the piece orders of campaign `id`, sorted. */
+async function pieceKeys(t: ReturnType<typeof setup>, id: string): Promise<string[]> {
+  const orders = await t.store.list<{ campaign_id?: string }>("orders:", { limit: 1000 });
+  return orders.records
+    .filter((r) => r.value.campaign_id === id)
+    .map((r) => r.key)
+    .sort();
 }
 
 describe("a payment interrupted by a crash", () => {
@@ -181,6 +203,101 @@ describe("a payment interrupted by a crash", () => {
     t.clock.advance(LEASE_MS);
     await t.core.fulfil();
     expect(await t.core.flowers!.get(id)).toMatchObject({ payment_status: "paid", status: "submitted" });
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("reconciles campaigns the same way, and the paid campaign mails its pieces once", async () => {
+    const t = setup();
+    const { id } = await paidCampaign(t);
+    expect((await t.store.get(paymentWorkKey("campaign", id)))?.value).toEqual({ kind: "campaign", id });
+    await t.core.fulfil();
+    expect((await t.core.getOrderStatus(id))?.payment_status).toBe("settled_pending_webhook");
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    await t.core.fulfil();
+    const status = await t.core.getOrderStatus(id);
+    expect(status).toMatchObject({ payment_status: "paid", campaign: { pieces: 2 } });
+    expect(status?.steps.map((s) => s.step)).toContain("payment_received");
+    expect(await pieceKeys(t, id)).toHaveLength(2);
+    expect(t.transfers()).toBe(1);
+    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    await t.core.close();
+  });
+
+  it("reconciles a campaign in flight in the legacy layout, written forward, its pieces made once", async () => {
+    const t = setup();
+    const { raw, credential, id } = await paidCampaign(t);
+    // The legacy layout: the campaign as an order record with its plan, its payment work under the order kind.
+    const stored = (await t.store.get<CampaignRecord>(`campaigns:${id}`))!.value;
+    const { object: _o, plan, pdf: _p, page_count, ...rest } = stored;
+    const legacy: LegacyCampaignRecord = {
+      ...rest,
+      object: "order",
+      order: { ...stored.order, recipient: plan.pieces[0]!.recipient },
+      document: { blob_key: "documents:plan", sha256: "plan", page_count, source: "letter", format: "text" },
+      campaign: plan,
+    };
+    await t.store.delete(`campaigns:${id}`);
+    await t.store.delete(paymentWorkKey("campaign", id));
+    await t.store.create(`orders:${id}`, legacy);
+    await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    expect(await t.store.get(`orders:${id}`)).toBeUndefined();
+    const forward = (await t.store.get<CampaignRecord>(`campaigns:${id}`))?.value;
+    expect(forward).toMatchObject({ object: "campaign", payment_status: "paid", status: "queued" });
+    expect(forward?.plan.child_ids).toHaveLength(2);
+    await t.core.fulfil();
+    expectKind(await t.createOrder(raw, credential), "already_paid");
+    expect(await pieceKeys(t, id)).toEqual(forward?.plan.child_ids.map((c) => `orders:${c}`).sort());
+    expect(await t.core.getOrderStatus(id)).toMatchObject({
+      payment_status: "paid",
+      campaign: { pieces: 2 },
+    });
+    expect(t.transfers()).toBe(1);
+    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    await t.core.close();
+  });
+
+  it("paid, but stopped before its printing was queued: the reconciler queues it, once", async () => {
+    const t = setup();
+    const { id, first } = await paidOrder(t, "none");
+    expectKind(first as CreateOrderOutcome, "accepted");
+    // The state a crash leaves between recording the money and queuing the work: paid, the payment still noted.
+    await t.store.delete(`work:fulfilment:${id}`);
+    await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+    expect((await t.core.getOrderStatus(id))?.status).toBe("queued");
+    await t.core.fulfil();
+    // Queued again, the order was taken up by fulfilment in the same round (this core has no printer: it fails).
+    expect((await t.core.getOrderStatus(id))?.status).not.toBe("queued");
+    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(t.transfers()).toBe(1);
+    await t.core.close();
+  });
+
+  it("a paid campaign stopped before its pieces were made: the reconciler makes them, once", async () => {
+    const t = setup();
+    const raw = JSON.stringify(campaignBody(["Grace Hopper", "Ada Lovelace"]));
+    const unpaid = expectKind(await t.createOrder(raw), "payment_required");
+    const id = unpaid.order.order_id;
+    expectKind(await t.createOrder(raw, await x402Pay(unpaid.challenge)), "accepted");
+    const made = await pieceKeys(t, id);
+    expect(made).toHaveLength(2);
+    // Undo what afterPaid did, as if the process had stopped right after the campaign was recorded as paid.
+    for (const key of made) await t.store.delete(key);
+    const stored = (await t.store.get<CampaignRecord>(`campaigns:${id}`))!;
+    await t.store.put(
+      `campaigns:${id}`,
+      { ...stored.value, plan: { ...stored.value.plan, child_ids: [] } },
+      { ifVersion: stored.version },
+    );
+    await t.store.create(paymentWorkKey("campaign", id), { kind: "campaign", id });
+    await t.core.fulfil();
+    await t.core.fulfil();
+    expect(await pieceKeys(t, id)).toEqual(made);
+    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
     expect(t.transfers()).toBe(1);
     await t.core.close();
   });

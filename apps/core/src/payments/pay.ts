@@ -36,7 +36,7 @@ export interface PaymentContext {
   settleLeaseMs: number;
 }
 
-/** A request to create and pay for something paid per order (a machine order, a flower letter), as it ends. */
+/** A request to create and pay for something paid per order (a machine order, a campaign, a flower letter), as it ends. */
 export interface CreateInput {
   /** The request body exactly as received: a retry must repeat it byte for byte. */
   raw: Uint8Array | string;

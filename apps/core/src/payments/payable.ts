@@ -2,7 +2,7 @@ import type { Charge } from "@mailpiece/ports";
 import type { PayableKind, PayableRecord } from "./payment-record.ts";
 
 /**
- * What the payment flow needs to know about one kind of thing paid for (a machine order, a flower letter): how to
+ * What the payment flow needs to know about one kind of thing paid for (a machine order, a campaign, a flower letter): how to
  * load and update its record, what it costs, and what happens once its money has arrived. Everything else about
  * taking a payment is the same for every kind and lives in the flow.
  */

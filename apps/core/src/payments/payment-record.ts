@@ -1,6 +1,6 @@
 import type { PaymentErrorCode } from "@mailpiece/ports";
 
-/** Where a paid thing (a machine order, a flower letter) stands with its money. */
+/** Where a paid thing (a machine order, a campaign, a flower letter) stands with its money. */
 export type PaymentStatus =
   /** No payment yet: a challenge is what the buyer gets. */
   | "unpaid"
@@ -42,7 +42,7 @@ export interface PayableRecord {
 }
 
 /** The kinds of things paid for through the one payment flow. */
-export type PayableKind = "order" | "flower_letter";
+export type PayableKind = "order" | "campaign" | "flower_letter";
 
 /** A payment in flight or awaiting confirmation: the reconciler pages through these. */
 export interface PaymentWork {

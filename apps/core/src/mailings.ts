@@ -1,0 +1,44 @@
+import type { Store } from "@mailpiece/ports";
+import type { CampaignRecord } from "./campaign-record.ts";
+import { campaignKey } from "./campaign-record.ts";
+import type { LegacyCampaignRecord } from "./legacy-campaigns.ts";
+import { isLegacyCampaign, writeCampaignForward } from "./legacy-campaigns.ts";
+import type { OrderRecord } from "./order-record.ts";
+import { aliasKey, orderKey } from "./order-record.ts";
+
+/**
+ * What a machine order request makes: a single order, or a bulk campaign. Both share the request_id claims
+ * (`order_id` names either), the aliases and the draft claims; each kind has its own records.
+ */
+export type Mailing = { kind: "order"; record: OrderRecord } | { kind: "campaign"; record: CampaignRecord };
+
+/** The campaign stored under `id`; one still in the legacy layout is written forward first. */
+export async function loadCampaign(store: Store, id: string): Promise<CampaignRecord | undefined> {
+  const found = await store.get<CampaignRecord>(campaignKey(id));
+  if (found) return found.value;
+  const legacy = await store.get<OrderRecord | LegacyCampaignRecord>(orderKey(id));
+  const value = legacy?.value;
+  return legacy && value && isLegacyCampaign(value)
+    ? writeCampaignForward(store, { ...legacy, value })
+    : undefined;
+}
+
+/** The order or campaign with this id: orders first, then campaigns (a legacy campaign is written forward). */
+export async function loadMailing(store: Store, id: string): Promise<Mailing | undefined> {
+  const stored = await store.get<OrderRecord | LegacyCampaignRecord>(orderKey(id));
+  let campaign: CampaignRecord | undefined;
+  if (stored) {
+    const value = stored.value;
+    if (!isLegacyCampaign(value)) return { kind: "order", record: value };
+    campaign = await writeCampaignForward(store, { ...stored, value });
+  } else campaign = (await store.get<CampaignRecord>(campaignKey(id)))?.value;
+  return campaign ? { kind: "campaign", record: campaign } : undefined;
+}
+
+/** Resolves an order or campaign id, or any request_id aliased to one. */
+export async function findMailing(store: Store, idOrRequestId: string): Promise<Mailing | undefined> {
+  const direct = await loadMailing(store, idOrRequestId);
+  if (direct) return direct;
+  const alias = await store.get<{ order_id: string }>(aliasKey(idOrRequestId));
+  return alias ? loadMailing(store, alias.value.order_id) : undefined;
+}
