@@ -12,6 +12,7 @@ const benches: [string, () => Promise<string>][] = [
   ["letters", benchLetters],
   ["postcard", benchPostcard],
   ["payments", benchPayments],
+  ["crash", async () => (await import("./crash.ts")).benchCrash()],
   ["campaign", benchCampaign],
 ];
 const only = process.argv[2];

@@ -2,6 +2,7 @@ import { makePdf, pdfDataUrl } from "@mailpiece/conformance";
 import { describe, expect, it } from "vitest";
 import { campaignBody, kind, setup } from "./campaign.fixture.ts";
 import { campaignPayable } from "./campaign-payable.ts";
+import { refusalOf } from "./refusal.fixture.ts";
 
 describe("a campaign's record", () => {
   it("is stored under campaigns: with the order as validated, and no order or blob exists for it before payment", async () => {
@@ -49,7 +50,7 @@ describe("a campaign's record", () => {
     expect(collapsed.order).toMatchObject({ order_id: id, request_ids: [duplicate.request_id] });
     expect((await t.campaign(id))?.request_ids).toEqual([body.request_id, duplicate.request_id]);
     const changed = { ...body, bulk: { ...body.bulk, campaign_name: "Autumn" } };
-    expect(kind(await t.create(changed), "conflict").code).toBe("request_id_conflict");
+    expect((await refusalOf(t.create(changed))).code).toBe("request_id_conflict");
     expect(await t.keys("campaigns:")).toEqual([`campaigns:${id}`]);
     await t.core.close();
   });

@@ -234,7 +234,7 @@ describe("validateCampaign content modes", () => {
       maxBytes: config.maxPdfBytes,
       ttlMs: config.uploadTtlMs,
     });
-    expect((await fillUpload(store, blobs, systemClock, slot.upload_token, bytes)).ok).toBe(true);
+    expect((await fillUpload(store, blobs, systemClock, slot.upload_token, bytes)).state).toBe("uploaded");
     const body = campaign({
       content_mode: "pdf",
       template_text: undefined,

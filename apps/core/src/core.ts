@@ -14,6 +14,7 @@ import { randomIds, systemClock } from "@mailpiece/ports";
 import { campaignPayable } from "./campaign-payable.ts";
 import type { CampaignView } from "./campaign-status.ts";
 import { campaignView } from "./campaign-status.ts";
+import type { CampaignValidationView } from "./campaigns.ts";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
@@ -26,11 +27,13 @@ import {
 } from "./create-machine-order.ts";
 import { createDocumentCache } from "./document-cache.ts";
 import type { ResolvedDocument } from "./documents.ts";
+import { CoreError, invalidRequest, rateLimitedError, requestIdConflict } from "./errors.ts";
 import type {
   FlowerContext,
   FlowerCreateInput,
   FlowerCreateOutcome,
   FlowerOrderView,
+  FlowerQuoteView,
 } from "./flowers/index.ts";
 import {
   createFlowerLetter,
@@ -47,9 +50,9 @@ import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
-import type { UploadSlotOutcome } from "./uploads.ts";
+import type { UploadRecord, UploadSlot } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
-import type { ValidateOrderOutcome } from "./validate-order.ts";
+import type { OrderValidationView } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
 
 export interface CoreDeps {
@@ -82,14 +85,14 @@ export type ValidateInput = {
   /** Who is asking (the client IP), for the per-client validate limit; absent: not limited. */
   clientKey?: string;
 };
-/** The client passed its validate limit; nothing was checked. */
-export type RateLimited = { ok: false; rateLimited: { retryAfterSeconds: number }; issues?: undefined };
-export type ValidateOutcome =
-  | ValidateOrderOutcome
-  | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
-  | RateLimited;
+/** A valid machine order request, quoted: a single order's validation or a campaign's. */
+export type ValidationView = OrderValidationView | CampaignValidationView;
 
-/** The use cases every surface shares. Surfaces map them to HTTP or JSON-RPC; they add no rules of their own. */
+/**
+ * The use cases every surface shares. Surfaces map them to HTTP or JSON-RPC; they add no rules of their own. Each
+ * returns what was asked for, or throws a CoreError whose code the surface maps in its one table; a lookup of
+ * something that does not exist returns undefined.
+ */
 export interface MailpieceCore {
   readonly config: CoreConfig;
   readonly store: Store;
@@ -97,21 +100,22 @@ export interface MailpieceCore {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly rails: { x402?: PaymentRail; mpp?: PaymentRail };
-  /** Checks a machine order request and quotes it. Changes nothing. */
-  validateOrder(input: ValidateInput): Promise<ValidateOutcome>;
-  /** Creates or resumes a machine order and takes its payment on the given rail. */
+  /**
+   * Checks a machine order request and quotes it. Changes nothing. Throws validation_failed with every issue,
+   * request_id_conflict, or rate_limited.
+   */
+  validateOrder(input: ValidateInput): Promise<ValidationView>;
+  /**
+   * Creates or resumes a machine order and takes its payment on the given rail. Throws validation_failed,
+   * request_id_conflict, or rate_limited (unpaid creations); a refused credential is a payment_required outcome.
+   */
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
   /** Flower letters (spec 1), when a florist is configured. */
   readonly flowers?: {
-    validate(
-      input: ValidateInput,
-    ): Promise<
-      | Awaited<ReturnType<typeof validateFlowerLetter>>
-      | { ok: false; conflict: { code: "request_id_conflict"; message: string }; issues?: undefined }
-      | RateLimited
-    >;
+    /** Checks and quotes a flower letter with the florist. Throws as validateOrder does. */
+    validate(input: ValidateInput): Promise<FlowerQuoteView>;
     create(input: FlowerCreateInput): Promise<FlowerCreateOutcome>;
     get(id: string): Promise<FlowerOrderView | undefined>;
   };
@@ -119,12 +123,14 @@ export interface MailpieceCore {
   getCampaign(id: string): Promise<CampaignView | undefined>;
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
-  /** The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. */
-  listForms(query: {
-    q?: string;
-    limit?: string;
-    cursor?: string;
-  }): { ok: true; forms: unknown[]; next_cursor: string | null } | { ok: false; message: string };
+  /**
+   * The workflow-form catalogue: q over slug, name and aliases; limit 1-200 (default 50); cursor. Throws
+   * invalid_query for a limit or cursor it cannot read.
+   */
+  listForms(query: { q?: string; limit?: string; cursor?: string }): {
+    forms: unknown[];
+    next_cursor: string | null;
+  };
   /** A workflow's live schema by slug or alias. */
   formSchema(slug: string): unknown | undefined;
   /** Opens an upload slot for a PDF (spec 1: svc.create_pdf_upload), within the client's upload budget. */
@@ -134,17 +140,16 @@ export interface MailpieceCore {
     content_length: number;
     /** Who is asking (the client IP), for the per-client slot and byte budgets. */
     clientKey: string;
-  }): Promise<UploadSlotOutcome>;
-  /** Fills an upload slot with the PDF bytes, once. */
-  fillUpload(token: string, bytes: Uint8Array): ReturnType<typeof fillUpload>;
+  }): Promise<UploadSlot>;
+  /** Fills an upload slot with the PDF bytes, once; throws an upload_* code when the slot cannot take them. */
+  fillUpload(token: string, bytes: Uint8Array): Promise<UploadRecord>;
   /** A signed, short-lived link path for a stored document, when previews are configured. */
   previewPath(sha256: string): string | undefined;
-  /** The stored PDF behind a preview link, or why the link does not open it. */
-  openPreview(
-    sha256: string,
-    expires: string | null,
-    sig: string | null,
-  ): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "expired" | "invalid" | "missing" }>;
+  /**
+   * The stored PDF behind a preview link. Throws preview_link_invalid (tampered or expired, the message says
+   * which) or not_found (the document is no longer kept).
+   */
+  openPreview(sha256: string, expires: string | null, sig: string | null): Promise<Uint8Array>;
   /**
    * Whether the core can serve: its store and blob store answer. `ok: false` names what failed (never a secret or
    * a connection string).
@@ -174,12 +179,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   /** Validation is free and stores nothing, but it is work: each client has a generous limit of its own. */
   const validations = createLocalRateLimiter(config.validateRateLimit);
   const previews: PreviewMemo = new Map();
-  const validateLimit = async (clientKey: string | undefined): Promise<RateLimited | undefined> => {
-    if (clientKey === undefined) return undefined;
+  const validateLimit = (clientKey: string | undefined): void => {
+    if (clientKey === undefined) return;
     const rate = validations.consume(clientKey, ctx.clock.now());
-    return rate.allowed
-      ? undefined
-      : { ok: false, rateLimited: { retryAfterSeconds: rate.retryAfterSeconds } };
+    if (!rate.allowed) throw rateLimitedError(rate.retryAfterSeconds, "validations");
   };
   const payments = paymentContext(ctx);
   const flowerCtx: FlowerContext | undefined = deps.florist
@@ -204,27 +207,20 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   return {
     ...ctx,
     async validateOrder({ body, raw, clientKey }) {
-      const limited = await validateLimit(clientKey);
-      if (limited) return limited;
+      validateLimit(clientKey);
       const prepared = await prepareOrder(body, ctx);
-      if (!prepared.ok) return prepared;
+      if (!prepared.ok) throw invalidRequest(prepared.issues);
       const { view } = prepared.prepared;
       if (raw !== undefined && (await requestConflict(ctx, view.request_id, raw))) {
-        return {
-          ok: false,
-          conflict: {
-            code: "request_id_conflict",
-            message: `request_id ${view.request_id} was already used with a different body. Use a new request_id for a new mailing.`,
-          },
-        };
+        throw requestIdConflict(view.request_id, "mailing");
       }
       // A campaign's pieces are letters of their own: its validation links no preview.
-      if (!signer || prepared.prepared.kind === "campaign") return { ok: true, view };
+      if (!signer || prepared.prepared.kind === "campaign") return view;
       const { document } = prepared.prepared;
       // The preview serves the exact bytes that would print, kept only as long as its link works.
       const link = signer.sign(document.sha256, ctx.clock.now());
       await keepPreview(ctx, document.sha256, document.bytes, link.expiresAt, previews);
-      return { ok: true, view: { ...view, preview_path: link.path } };
+      return { ...view, preview_path: link.path };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
     async getCampaign(id) {
@@ -247,9 +243,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
           ...(query.limit === undefined ? {} : { limit: query.limit }),
           ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
         });
-        return { ok: true, forms: [...page.forms], next_cursor: page.next_cursor };
+        return { forms: [...page.forms], next_cursor: page.next_cursor };
       } catch (error) {
-        if (FormsError.isInstance(error)) return { ok: false, message: error.message };
+        if (FormsError.isInstance(error))
+          throw new CoreError("invalid_query", error.message, { cause: error });
         throw error;
       }
     },
@@ -268,11 +265,17 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     fillUpload: (token, bytes) => fillUpload(ctx.store, ctx.blobs, ctx.clock, token, bytes),
     previewPath: (sha256) => signer?.sign(sha256, ctx.clock.now()).path,
     async openPreview(sha256, expires, sig) {
-      if (!signer) return { ok: false, reason: "invalid" };
-      const verdict = signer.verify(sha256, expires, sig, ctx.clock.now());
-      if (verdict !== "ok") return { ok: false, reason: verdict };
+      const verdict = signer ? signer.verify(sha256, expires, sig, ctx.clock.now()) : "invalid";
+      if (verdict === "expired") {
+        throw new CoreError(
+          "preview_link_invalid",
+          "This preview link has expired; validate the order again for a new one.",
+        );
+      }
+      if (verdict !== "ok") throw new CoreError("preview_link_invalid", "This preview link is not valid.");
       const blob = await openDocument(ctx, sha256);
-      return blob ? { ok: true, bytes: blob.bytes } : { ok: false, reason: "missing" };
+      if (!blob) throw new CoreError("not_found", "This document is no longer kept.");
+      return blob.bytes;
     },
     async health() {
       const [store, blobs] = await Promise.allSettled([
@@ -292,28 +295,18 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
 }
 
 function flowerUseCases(
-  validateLimit: (clientKey: string | undefined) => Promise<RateLimited | undefined>,
+  validateLimit: (clientKey: string | undefined) => void,
   ctx: FlowerContext,
 ): NonNullable<MailpieceCore["flowers"]> {
   return {
     async validate({ body, raw, clientKey }) {
-      const limited = await validateLimit(clientKey);
-      if (limited) return limited;
+      validateLimit(clientKey);
       const outcome = await validateFlowerLetter(ctx, body);
-      if (
-        outcome.ok &&
-        raw !== undefined &&
-        (await flowerRequestConflict(ctx, outcome.view.request_id, raw))
-      ) {
-        return {
-          ok: false,
-          conflict: {
-            code: "request_id_conflict",
-            message: `request_id ${outcome.view.request_id} was already used with a different body. Use a new request_id for a new flower letter.`,
-          },
-        };
+      if (!outcome.ok) throw invalidRequest(outcome.issues);
+      if (raw !== undefined && (await flowerRequestConflict(ctx, outcome.view.request_id, raw))) {
+        throw requestIdConflict(outcome.view.request_id, "flower letter");
       }
-      return outcome;
+      return outcome.view;
     },
     create: (input) => createFlowerLetter(ctx, input),
     get: (id) => getFlowerLetter(ctx, id),

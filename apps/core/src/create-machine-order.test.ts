@@ -7,6 +7,8 @@ import type { CoreConfig } from "./config.ts";
 import { createMailpieceCore } from "./core.ts";
 import type { CreateOrderOutcome } from "./create-machine-order.ts";
 import { MAX_REQUEST_IDS_PER_ORDER } from "./create-machine-order.ts";
+import { CoreError } from "./errors.ts";
+import { refusalOf } from "./refusal.fixture.ts";
 import { x402Pay } from "./x402-pay.fixture.ts";
 
 const RESOURCE = "https://mailpiece.test/api/machine/orders";
@@ -48,10 +50,12 @@ describe("createMachineOrder against hostile requests", () => {
     const { core, store, create } = setup();
     try {
       for (const request_id of ["a\u0000b", "\ud800\ud800", "😀😀😀", `${crypto.randomUUID()}\u0000`]) {
-        const outcome = kind(await create(letterOrder({ request_id })), "invalid");
-        expect(outcome.issues).toEqual([expect.objectContaining({ path: "request_id" })]);
-        const validated = await core.validateOrder({ body: letterOrder({ request_id }), raw: "{}" });
-        expect(validated.ok).toBe(false);
+        const refused = await refusalOf(create(letterOrder({ request_id })));
+        expect(refused.issues).toEqual([expect.objectContaining({ path: "request_id" })]);
+        const validated = await refusalOf(
+          core.validateOrder({ body: letterOrder({ request_id }), raw: "{}" }),
+        );
+        expect(validated.code).toBe("validation_failed");
       }
       expect(await countOrders(store)).toBe(0);
     } finally {
@@ -73,7 +77,12 @@ describe("createMachineOrder against hostile requests", () => {
       const kinds = [];
       for (const headers of garbage) {
         const order = letterOrder({ letter: `Dear Grace,\n\nA letter of its own: ${crypto.randomUUID()}.` });
-        kinds.push((await create(order, headers, client)).kind);
+        kinds.push(
+          await create(order, headers, client).then(
+            (outcome) => outcome.kind,
+            (error: unknown) => (CoreError.isInstance(error) ? error.code : Promise.reject(error)),
+          ),
+        );
       }
       expect(kinds).toEqual([
         "payment_required",

@@ -5,13 +5,14 @@ import { campaignKind } from "./campaign-payable.ts";
 import { campaignStatusView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentContext } from "./documents.ts";
+import { invalidRequest, requestIdConflict } from "./errors.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
 import type { Mailing } from "./mailings.ts";
 import { findMailing, loadMailing } from "./mailings.ts";
 import type { MailingKind } from "./open-mailing.ts";
 import { documentBlobKey, openMailing } from "./open-mailing.ts";
 import type { MailingRecord, OrderRecord } from "./order-record.ts";
-import { addStep, loadOrder, orderKey, updateOrder } from "./order-record.ts";
+import { addStep, aliasKey, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { readCredential } from "./payments/credential.ts";
@@ -75,6 +76,8 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
   const known = seen?.kind === "replay" ? await loadMailing(ctx.store, seen.claim.order_id) : undefined;
+  // The alias is written after the claim; a process stopped between the two left it out.
+  if (known && claimedId) await ctx.store.create(aliasKey(claimedId), { order_id: known.record.id });
   // The identical body of an order already paid: answer from the order, without preparing the document again.
   if (known && isPaidLike(known.record.payment_status)) return payKnown(ctx, known, input.payment);
 
@@ -84,9 +87,9 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
     input.body,
     known ? { ...ctx, stage, orderId: known.record.id } : { ...ctx, stage },
   );
-  if (!preparation.ok) return { kind: "invalid", issues: preparation.issues };
+  if (!preparation.ok) throw invalidRequest(preparation.issues);
   const prepared = preparation.prepared;
-  if (seen?.kind === "conflict") return conflict(prepared.order.request_id);
+  if (seen?.kind === "conflict") throw requestIdConflict(prepared.order.request_id, "mailing");
   // An identical body makes the same kind of record as the first time.
   const request = { fingerprint, input };
   return prepared.kind === "campaign"
@@ -110,16 +113,10 @@ async function openAndPay<P extends PreparedMailing, R extends MailingRecord>(
 ): Promise<CreateOrderOutcome> {
   const { input } = request;
   // A request that would store a new record counts against its client's unpaid-creation limit.
-  if (!known) {
-    const limited = await limitUnpaidCreation(ctx, input.clientKey, ctx.config.unpaidRateLimit);
-    if (limited) return limited;
-  }
+  if (!known) await limitUnpaidCreation(ctx, input.clientKey, ctx.config.unpaidRateLimit, "unpaid orders");
   const record = known ?? (await openMailing(ctx, kind, prepared, request.fingerprint));
-  if (record === "conflict") return conflict(prepared.order.request_id);
-  if (!isPaidLike(record.payment_status)) {
-    const used = await bindUpload(ctx, kind.uploadToken(prepared), record.id);
-    if (used) return used;
-  }
+  if (record === "conflict") throw requestIdConflict(prepared.order.request_id, "mailing");
+  if (!isPaidLike(record.payment_status)) await bindUpload(ctx, kind.uploadToken(prepared), record.id);
   return pay(ctx, kind, record, input.payment);
 }
 
@@ -241,28 +238,17 @@ function answer<P extends PreparedMailing, R extends MailingRecord>(
   return { kind: outcome.kind, order, receiptHeaders: outcome.receiptHeaders };
 }
 
-/** An upload token serves one order: bind it to this one, or refuse when another order has it. */
+/** An upload token serves one order: bind it to this one, or refuse (validation_failed) when another has it. */
 async function bindUpload(
   ctx: OrderContext,
   uploadToken: string | undefined,
   orderId: string,
-): Promise<CreateOrderOutcome | undefined> {
-  if (uploadToken === undefined) return undefined;
-  if (await consumeUpload(ctx.store, uploadToken, orderId)) return undefined;
-  return {
-    kind: "invalid",
-    issues: [
-      { path: "pdf.upload_token", code: "upload_token_used", message: UPLOAD_MESSAGES.upload_token_used },
-    ],
-  };
-}
-
-function conflict(requestId: string): CreateOrderOutcome {
-  return {
-    kind: "conflict",
-    code: "request_id_conflict",
-    message: `request_id ${requestId} was already used with a different body. Retry with the byte-for-byte identical body, or use a new request_id for a new mailing.`,
-  };
+): Promise<void> {
+  if (uploadToken === undefined) return;
+  if (await consumeUpload(ctx.store, uploadToken, orderId)) return;
+  throw invalidRequest([
+    { path: "pdf.upload_token", code: "upload_token_used", message: UPLOAD_MESSAGES.upload_token_used },
+  ]);
 }
 
 /**

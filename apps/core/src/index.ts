@@ -4,10 +4,10 @@ export type { CampaignView } from "./campaign-status.ts";
 export type { CampaignValidationView } from "./campaigns.ts";
 export type { CoreConfig } from "./config.ts";
 export { defaultCoreConfig } from "./config.ts";
-export type { CoreDeps, MailpieceCore, RateLimited, ValidateInput, ValidateOutcome } from "./core.ts";
+export type { CoreDeps, MailpieceCore, ValidateInput, ValidationView } from "./core.ts";
 export { createMailpieceCore } from "./core.ts";
 export type { CreateOrderInput, CreateOrderOutcome } from "./create-machine-order.ts";
-export type { CoreErrorCode } from "./errors.ts";
+export type { CoreErrorCode, CoreErrorOptions } from "./errors.ts";
 export { CoreError } from "./errors.ts";
 export type {
   FlowerCreateInput,
@@ -23,6 +23,6 @@ export type { PaymentAttempt, PaymentOutcome } from "./payments/pay.ts";
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
 export type { QuoteView } from "./quote-order.ts";
-export type { UploadError, UploadSlotOutcome } from "./uploads.ts";
+export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";
 export { UPLOAD_MESSAGES } from "./uploads.ts";
 export type { OrderValidationView } from "./validate-order.ts";

@@ -1,3 +1,4 @@
+import { findRequestClaim } from "@mailpiece/idempotency";
 import type { Store } from "@mailpiece/ports";
 import type { CampaignRecord } from "./campaign-record.ts";
 import { campaignKey } from "./campaign-record.ts";
@@ -35,10 +36,14 @@ export async function loadMailing(store: Store, id: string): Promise<Mailing | u
   return campaign ? { kind: "campaign", record: campaign } : undefined;
 }
 
-/** Resolves an order or campaign id, or any request_id aliased to one. */
+/**
+ * Resolves an order or campaign id, or any request_id aliased to one. The request_id's own claim names its record
+ * too: a process stopped between claiming a request_id and writing its alias leaves only the claim.
+ */
 export async function findMailing(store: Store, idOrRequestId: string): Promise<Mailing | undefined> {
   const direct = await loadMailing(store, idOrRequestId);
   if (direct) return direct;
   const alias = await store.get<{ order_id: string }>(aliasKey(idOrRequestId));
-  return alias ? loadMailing(store, alias.value.order_id) : undefined;
+  const target = alias?.value.order_id ?? (await findRequestClaim(store, idOrRequestId))?.order_id;
+  return target === undefined ? undefined : loadMailing(store, target);
 }

@@ -1,5 +1,6 @@
 import type { Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
+import { rateLimitedError } from "./errors.ts";
 
 export interface RateLimit {
   /** Attempts allowed per window. */
@@ -52,15 +53,16 @@ export async function consumeRate(
 /**
  * The one rule for storing something for an unknown client (an unpaid order, a flower letter): it counts against the
  * client's unpaid-creation limit, whatever payment header the request carries, since a credential can only pay an
- * order whose challenge was issued. Returns the refusal, or undefined when the creation may go ahead.
+ * order whose challenge was issued. Throws CoreError rate_limited when the client has passed it.
  */
 export async function limitUnpaidCreation(
   ctx: { store: Store; clock: { now(): number } },
   clientKey: string,
   rule: RateLimit,
-): Promise<{ kind: "rate_limited"; retryAfterSeconds: number } | undefined> {
+  what: string,
+): Promise<void> {
   const rate = await consumeRate(ctx.store, "unpaid", clientKey, rule, ctx.clock.now());
-  return rate.allowed ? undefined : { kind: "rate_limited", retryAfterSeconds: rate.retryAfterSeconds };
+  if (!rate.allowed) throw rateLimitedError(rate.retryAfterSeconds, what);
 }
 
 /** Counts attempts in this process only: for limits that guard work, not money, where a store write would cost more

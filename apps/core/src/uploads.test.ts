@@ -3,6 +3,7 @@ import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unsto
 import { describe, expect, it } from "vitest";
 import { createMailpieceCore } from "./core.ts";
 import { displayName, MAX_DISPLAY_NAME } from "./display-name.ts";
+import { refusalOf } from "./refusal.fixture.ts";
 
 describe("displayName", () => {
   it("keeps the last path segment, without controls, direction overrides or invisible marks", () => {
@@ -44,10 +45,8 @@ describe("upload slots", () => {
       const opened = await core.createUpload(
         slot("198.51.100.1", 10_000, "../../../../etc/passwd\u202E.pdf"),
       );
-      if (!opened.ok) throw new Error("slot refused");
-      const filled = await core.fillUpload(opened.slot.upload_token, await makePdf(1));
-      if (!filled.ok) throw new Error(filled.error);
-      expect(filled.record.file_name).toBe("passwd.pdf");
+      const filled = await core.fillUpload(opened.upload_token, await makePdf(1));
+      expect(filled.file_name).toBe("passwd.pdf");
     } finally {
       await core.close();
     }
@@ -66,15 +65,14 @@ describe("upload slots", () => {
       },
     });
     try {
-      const outcomes = [];
-      for (let i = 0; i < 4; i++) outcomes.push(await core.createUpload(slot("198.51.100.1")));
-      expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, false]);
-      const refused = outcomes[3]!;
-      expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < 3; i++) await core.createUpload(slot("198.51.100.1"));
+      const refused = await refusalOf(core.createUpload(slot("198.51.100.1")));
+      expect(refused.code).toBe("rate_limited");
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
       // Bytes: one large slot fits, the next one passes the budget.
-      expect((await core.createUpload(slot("198.51.100.2", 200_000))).ok).toBe(true);
-      expect((await core.createUpload(slot("198.51.100.2", 100_000))).ok).toBe(false);
-      expect((await core.createUpload(slot("198.51.100.2", 50_000))).ok).toBe(true);
+      await core.createUpload(slot("198.51.100.2", 200_000));
+      expect((await refusalOf(core.createUpload(slot("198.51.100.2", 100_000)))).code).toBe("rate_limited");
+      await core.createUpload(slot("198.51.100.2", 50_000));
       const stored = await store.list("uploads:", { limit: 100 });
       expect(stored.records).toHaveLength(5);
     } finally {

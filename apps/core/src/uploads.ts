@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
 import { displayName } from "./display-name.ts";
+import { CoreError, rateLimitedError } from "./errors.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { consumeRate } from "./rate-limit.ts";
 
@@ -46,14 +47,10 @@ export interface UploadLimits {
   bytes: RateLimit;
 }
 
-export type UploadSlotOutcome =
-  | { ok: true; slot: UploadSlot }
-  /** The client opened too many slots, or declared too many bytes, in the window; nothing was stored. */
-  | { ok: false; error: "rate_limited"; retryAfterSeconds: number };
-
 /**
  * Opens an upload slot for a client. Slots are stored for anyone who asks, so each client has a budget of slots
- * and of declared bytes per window; the file name is kept as a cleaned display name, never as a path.
+ * and of declared bytes per window (past either: CoreError rate_limited, nothing stored); the file name is kept as
+ * a cleaned display name, never as a path.
  */
 export async function openUploadSlot(
   store: Store,
@@ -67,14 +64,14 @@ export async function openUploadSlot(
     clientKey: string;
     limits: UploadLimits;
   },
-): Promise<UploadSlotOutcome> {
+): Promise<UploadSlot> {
   const declared = Math.min(input.maxBytes, Math.max(1, input.content_length));
   const now = clock.now();
   const slots = await consumeRate(store, "upload-slots", input.clientKey, input.limits.slots, now);
-  if (!slots.allowed) return { ok: false, error: "rate_limited", retryAfterSeconds: slots.retryAfterSeconds };
+  if (!slots.allowed) throw rateLimitedError(slots.retryAfterSeconds, "uploads");
   const bytes = await consumeRate(store, "upload-bytes", input.clientKey, input.limits.bytes, now, declared);
-  if (!bytes.allowed) return { ok: false, error: "rate_limited", retryAfterSeconds: bytes.retryAfterSeconds };
-  return { ok: true, slot: await createUpload(store, clock, input) };
+  if (!bytes.allowed) throw rateLimitedError(bytes.retryAfterSeconds, "uploads");
+  return createUpload(store, clock, input);
 }
 
 export async function createUpload(
@@ -103,22 +100,25 @@ export async function createUpload(
   };
 }
 
-/** Fills a pending slot with the PDF bytes, once. */
+/**
+ * Fills a pending slot with the PDF bytes, once. Throws CoreError with the UploadError code (and one issue at
+ * `file`) when the slot cannot take them.
+ */
 export async function fillUpload(
   store: Store,
   blobs: BlobStore,
   clock: Clock,
   token: string,
   bytes: Uint8Array,
-): Promise<{ ok: true; record: UploadRecord } | { ok: false; error: UploadError }> {
+): Promise<UploadRecord> {
   const found = await store.get<UploadRecord>(keyOf(token));
-  if (!found) return { ok: false, error: "upload_token_invalid" };
+  if (!found) throw uploadRefused("upload_token_invalid");
   const record = found.value;
-  if (record.expires_at <= clock.now()) return { ok: false, error: "upload_token_expired" };
-  if (record.state !== "pending") return { ok: false, error: "upload_already_filled" };
-  if (bytes.byteLength > record.max_bytes) return { ok: false, error: "upload_too_large" };
+  if (record.expires_at <= clock.now()) throw uploadRefused("upload_token_expired");
+  if (record.state !== "pending") throw uploadRefused("upload_already_filled");
+  if (bytes.byteLength > record.max_bytes) throw uploadRefused("upload_too_large");
   if (!Buffer.from(bytes.subarray(0, 5)).toString("latin1").startsWith("%PDF-"))
-    return { ok: false, error: "upload_not_pdf" };
+    throw uploadRefused("upload_not_pdf");
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const blobKey = `documents:${sha256}`;
   if (!(await blobs.head(blobKey))) await blobs.put(blobKey, bytes, { contentType: "application/pdf" });
@@ -136,10 +136,16 @@ export async function fillUpload(
     });
   } catch (error) {
     if (PortError.isInstance(error) && error.code === "version_conflict")
-      return { ok: false, error: "upload_already_filled" };
+      throw uploadRefused("upload_already_filled");
     throw error;
   }
-  return { ok: true, record: next };
+  return next;
+}
+
+/** Why a slot cannot take a file, as the core's error: the code, its message, and the one issue at `file`. */
+function uploadRefused(code: Exclude<UploadError, "upload_token_used">): CoreError {
+  const message = UPLOAD_MESSAGES[code];
+  return new CoreError(code, message, { issues: [{ path: "file", code, message }] });
 }
 
 /** The uploaded bytes behind a token, for validation; does not consume the token. */

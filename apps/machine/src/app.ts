@@ -1,5 +1,4 @@
 import type { CreateOrderOutcome, MailpieceCore, PaymentAttempt } from "@mailpiece/core";
-import { UPLOAD_MESSAGES } from "@mailpiece/core";
 import { createSchemaCheck } from "@mailpiece/orders";
 import type { PaymentRail } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
@@ -8,7 +7,7 @@ import { getRequestIP, H3, noContent, onError } from "h3";
 import { createBodyBudget, holdBodyBudget, leaseOf } from "./body-budget.ts";
 import { campaignPage } from "./campaign-page.ts";
 import { cors } from "./cors.ts";
-import { answerMachineError, MachineError, rateLimited, validationFailed } from "./errors.ts";
+import { answerMachineError, MachineError, validationFailed } from "./errors.ts";
 import { buildOpenApi, buildX402Manifest } from "./openapi.ts";
 import {
   FLOWER_BODY_BYTES,
@@ -80,20 +79,13 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
 
   const validate = async (event: H3Event) => {
     const body = await readJsonBody(event, options.maxBodyBytes, leaseOf(event));
-    const outcome = await core.validateOrder({
+    const validation = await core.validateOrder({
       body: body.value,
       raw: body.raw,
       clientKey: clientKeyOf(event),
     });
-    if (!outcome.ok) {
-      if ("rateLimited" in outcome) throw rateLimited(outcome.rateLimited.retryAfterSeconds, "validations");
-      if ("conflict" in outcome && outcome.conflict) {
-        throw new MachineError(outcome.conflict.code, outcome.conflict.message);
-      }
-      throw validationFailed(outcome.issues ?? []);
-    }
-    if (outcome.view.object === "campaign_validation") return noStore(event, outcome.view);
-    const { preview_path, ...view } = outcome.view;
+    if (validation.object === "campaign_validation") return noStore(event, validation);
+    const { preview_path, ...view } = validation;
     return noStore(event, preview_path ? { ...view, preview_url: `${publicUrl}${preview_path}` } : view);
   };
 
@@ -104,9 +96,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       const issues = uploadSlotIssues(body.value);
       if (issues.length > 0) throw validationFailed(issues);
       const v = body.value as { file_name: string; content_type: string; content_length: number };
-      const opened = await core.createUpload({ ...v, clientKey: clientKeyOf(event) });
-      if (!opened.ok) throw rateLimited(opened.retryAfterSeconds, "uploads");
-      const { upload_path, ...rest } = opened.slot;
+      const { upload_path, ...rest } = await core.createUpload({ ...v, clientKey: clientKeyOf(event) });
       return Response.json({ ...rest, upload_url: `${publicUrl}${upload_path}` }, { status: 201 });
     }
     if (type !== "multipart/form-data") {
@@ -124,30 +114,18 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
         content_length: file.bytes.byteLength,
         clientKey: clientKeyOf(event),
       });
-      if (!opened.ok) throw rateLimited(opened.retryAfterSeconds, "uploads");
-      slotToken = opened.slot.upload_token;
+      slotToken = opened.upload_token;
     }
     const filled = await core.fillUpload(slotToken, file.bytes);
-    if (!filled.ok) {
-      const code =
-        filled.error === "upload_token_invalid"
-          ? "not_found"
-          : filled.error === "upload_too_large"
-            ? "payload_too_large"
-            : "validation_failed";
-      throw new MachineError(code, UPLOAD_MESSAGES[filled.error], {
-        issues: [{ path: "file", code: filled.error, message: UPLOAD_MESSAGES[filled.error] }],
-      });
-    }
     return Response.json(
       {
         object: "upload",
         upload_token: slotToken,
         status: "uploaded",
-        file_name: filled.record.file_name,
-        size: filled.record.size,
-        sha256: filled.record.sha256,
-        expires_at: new Date(filled.record.expires_at).toISOString(),
+        file_name: filled.file_name,
+        size: filled.size,
+        sha256: filled.sha256,
+        expires_at: new Date(filled.expires_at).toISOString(),
       },
       { status: 201 },
     );
@@ -195,17 +173,10 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
   const flowerValidate = async (event: H3Event) => {
     if (!flowers) throw noFlorist();
     const body = await readJsonBody(event, FLOWER_BODY_BYTES, leaseOf(event));
-    const outcome = await floristCall(() =>
+    const quote = await floristCall(() =>
       flowers.validate({ body: body.value, raw: body.raw, clientKey: clientKeyOf(event) }),
     );
-    if (!outcome.ok) {
-      if ("rateLimited" in outcome) throw rateLimited(outcome.rateLimited.retryAfterSeconds, "validations");
-      if ("conflict" in outcome && outcome.conflict) {
-        throw new MachineError(outcome.conflict.code, outcome.conflict.message);
-      }
-      throw validationFailed(outcome.issues ?? []);
-    }
-    return Response.json(outcome.view, { headers: { "cache-control": "no-store" } });
+    return noStore(event, quote);
   };
   const flowerCreate = (family: Family) => async (event: H3Event) => {
     if (!flowers) throw noFlorist();
@@ -231,12 +202,6 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       status_url: `${publicUrl}${base}/${view.order_id}`,
     });
     switch (outcome.kind) {
-      case "invalid":
-        throw validationFailed(outcome.issues);
-      case "conflict":
-        throw new MachineError(outcome.code, outcome.message);
-      case "rate_limited":
-        throw rateLimited(outcome.retryAfterSeconds, "unpaid flower letters");
       case "payment_required": {
         const headers = new Headers({ "content-type": outcome.challenge.contentType });
         for (const [name, value] of Object.entries(outcome.challenge.headers)) {
@@ -290,7 +255,6 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       ...(q.has("cursor") ? { cursor: q.get("cursor")! } : {}),
     };
     const page = core.listForms(query);
-    if (!page.ok) throw new MachineError("invalid_query", page.message);
     return Response.json({ object: "list", forms: page.forms, next_cursor: page.next_cursor });
   });
   route("GET", "/api/machine/forms/:slug/schema", (event) => {
@@ -314,17 +278,7 @@ export function createMachineApp(core: MailpieceCore, options: MachineAppOptions
       event.url.searchParams.get("expires"),
       event.url.searchParams.get("sig"),
     );
-    if (!opened.ok) {
-      if (opened.reason === "missing")
-        throw new MachineError("not_found", "This document is no longer kept.");
-      throw new MachineError(
-        "preview_link_invalid",
-        opened.reason === "expired"
-          ? "This preview link has expired; validate the order again for a new one."
-          : "This preview link is not valid.",
-      );
-    }
-    return new Response(opened.bytes, {
+    return new Response(opened, {
       headers: {
         "content-type": "application/pdf",
         "content-disposition": `inline; filename="${sha256.slice(0, 12)}.pdf"`,
@@ -414,12 +368,6 @@ function createResponse(
   previewPath: (sha256: string) => string | undefined,
 ): Response {
   switch (outcome.kind) {
-    case "invalid":
-      throw validationFailed(outcome.issues);
-    case "conflict":
-      throw new MachineError(outcome.code, outcome.message);
-    case "rate_limited":
-      throw rateLimited(outcome.retryAfterSeconds, "unpaid orders");
     case "payment_required": {
       const headers = new Headers({ "content-type": outcome.challenge.contentType });
       for (const [name, value] of Object.entries(outcome.challenge.headers)) {

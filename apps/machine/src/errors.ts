@@ -125,15 +125,6 @@ export function validationFailed(issues: readonly Issue[]): MachineError {
   );
 }
 
-/** 429: the client passed one of its per-client limits. */
-export function rateLimited(retryAfterSeconds: number, what: string): MachineError {
-  return new MachineError(
-    "rate_limited",
-    `Too many ${what} from this client; try again in ${retryAfterSeconds} s.`,
-    { retryAfterSeconds },
-  );
-}
-
 /** The machine API's code for each failure of the core. */
 const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   validation_failed: "validation_failed",

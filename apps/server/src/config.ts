@@ -28,6 +28,8 @@ export interface ServerConfig {
   previewSecret?: string;
   /** Unpaid order creations allowed per client IP per hour. */
   unpaidPerHour: number;
+  /** How long a settlement may run before a payment still settling counts as interrupted and is confirmed, in ms. */
+  settleLeaseMs: number;
   /** Validations per client IP per minute, in each process. */
   validatePerMinute: number;
   /** Upload slots per client IP per hour, and the bytes they may declare. */
@@ -168,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     printPace: pace(env.SIMULATED_PRINT_PACE_MS ?? "2000,10000,30000"),
     ...(env.PREVIEW_SECRET?.trim() ? { previewSecret: secret(env, "PREVIEW_SECRET") } : {}),
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
+    settleLeaseMs: integer(env, "SETTLE_LEASE_MS", 15_000, 1_000, 3_600_000),
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),
     uploadsPerHour: integer(env, "UPLOADS_PER_HOUR", 30, 1, 1_000_000),
     uploadBytesPerHour: integer(env, "UPLOAD_BYTES_PER_HOUR", 1024 * 1024 * 1024, 1024 * 1024, 2 ** 50),

@@ -97,6 +97,7 @@ export async function startServer(
       pdfDownloadHosts: config.pdfDownloadHosts,
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
+      settleLeaseMs: config.settleLeaseMs,
       validateRateLimit: { limit: config.validatePerMinute, windowMs: 60 * 1000 },
       uploadLimits: {
         slots: { limit: config.uploadsPerHour, windowMs: 60 * 60 * 1000 },

@@ -48,6 +48,14 @@ export async function peekRequest(
   return record ? decide(record.value, fingerprint) : undefined;
 }
 
+/** The claim on a request_id, whatever body it was made with; undefined when the request_id is unclaimed. */
+export async function findRequestClaim(
+  store: ClaimStore,
+  requestId: string,
+): Promise<RequestClaim | undefined> {
+  return (await store.get<RequestClaim>(requestKey(requestId)))?.value;
+}
+
 function decide(
   existing: RequestClaim,
   fingerprint: string,

@@ -17,6 +17,8 @@ import { decodePaymentResponseHeader } from "@x402/fetch";
 import { Receipt } from "mppx";
 import { Mppx } from "mppx/client";
 import { describe, expect, it } from "vitest";
+import { CoreError } from "../errors.ts";
+import { refusalOf } from "../refusal.fixture.ts";
 import { x402Pay } from "../x402-pay.fixture.ts";
 import {
   createFlowerLetter,
@@ -317,8 +319,9 @@ describe("createFlowerLetter: nothing is stored or charged for a bad request", (
       letter({ delivery_date: "2026-05-10" }),
       letter({ product_code: "grand-luxe", delivery_date: "2026-05-07" }),
     ]) {
-      const outcome = expectKind(await create(ctx, rail, JSON.stringify(body)), "invalid");
-      expect(outcome.issues).toHaveLength(1);
+      const refused = await refusalOf(create(ctx, rail, JSON.stringify(body)));
+      expect(refused.code).toBe("validation_failed");
+      expect(refused.issues).toHaveLength(1);
     }
     expect(await flowerLetters(store)).toBe(0);
   });
@@ -395,7 +398,7 @@ describe("createFlowerLetter with x402", () => {
     const body = letter();
     expectKind(await create(ctx, rail, JSON.stringify(body)), "payment_required");
     const changed = JSON.stringify({ ...body, note: "A different note." });
-    const refused = expectKind(await create(ctx, rail, changed), "conflict");
+    const refused = await refusalOf(create(ctx, rail, changed));
     expect(refused.code).toBe("request_id_conflict");
     expect(await flowerRequestConflict(ctx, body.request_id as string, changed)).toBe(true);
     expect(await flowerRequestConflict(ctx, body.request_id as string, JSON.stringify(body))).toBe(false);
@@ -487,9 +490,12 @@ describe("createFlowerLetter with x402", () => {
     const answers = [];
     for (let i = 0; i < 5; i++)
       answers.push(
-        await create(ctx, rail, JSON.stringify(letter()), i % 2 ? garbage : new Headers(), client),
+        await create(ctx, rail, JSON.stringify(letter()), i % 2 ? garbage : new Headers(), client).then(
+          (outcome) => outcome.kind,
+          (error: unknown) => (CoreError.isInstance(error) ? error.code : Promise.reject(error)),
+        ),
       );
-    expect(answers.map((a) => a.kind)).toEqual([
+    expect(answers).toEqual([
       "payment_required",
       "payment_required",
       "payment_required",
@@ -524,7 +530,7 @@ describe("createFlowerLetter with x402", () => {
     const raw = JSON.stringify(letter({ delivery_date: "2026-05-04" }));
     const unpaid = expectKind(await create(ctx, rail, raw), "payment_required");
     clock.set(Date.parse("2026-05-04T13:30:00-04:00"));
-    const late = expectKind(await create(ctx, rail, raw, await x402Pay(unpaid.challenge)), "invalid");
+    const late = await refusalOf(create(ctx, rail, raw, await x402Pay(unpaid.challenge)));
     expect(late.issues.map((i) => i.code)).toEqual(["delivery_date_unavailable"]);
     expect(counter.settlements).toBe(0);
     expect(await floristOrders(store)).toBe(0);

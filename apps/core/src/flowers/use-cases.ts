@@ -1,6 +1,7 @@
 import type { Issue } from "@mailpiece/errors";
 import { validateFlowerLetterRequest } from "@mailpiece/flowers";
 import { fingerprintBytes, peekRequest } from "@mailpiece/idempotency";
+import { invalidRequest, requestIdConflict } from "../errors.ts";
 import type { CreateInput, CreateOutcome, PaymentOutcome } from "../payments/pay.ts";
 import { payFor } from "../payments/pay.ts";
 import { isPaidLike } from "../payments/payment-record.ts";
@@ -72,22 +73,21 @@ export async function createFlowerLetter(
   }
 
   const validation = validateFlowerLetterRequest(input.body);
-  if (!validation.ok) return { kind: "invalid", issues: validation.issues };
+  if (!validation.ok) throw invalidRequest(validation.issues);
   const request = validation.request;
-  if (seen?.kind === "conflict") return conflict(request.request_id);
+  if (seen?.kind === "conflict") throw requestIdConflict(request.request_id, "flower letter");
 
   // Before any 402 and before money moves, the florist must still take it. A known order keeps its price.
   const available = await checkAvailability(ctx, request);
-  if (!available.ok) return { kind: "invalid", issues: available.issues };
+  if (!available.ok) throw invalidRequest(available.issues);
   let record = known;
   if (!record) {
     const priced = await priceWithFlorist(ctx, request, available.product);
-    if (!priced.ok) return { kind: "invalid", issues: priced.issues };
+    if (!priced.ok) throw invalidRequest(priced.issues);
     // A request that would store a new flower letter counts against its client's unpaid-creation limit.
-    const limited = await limitUnpaidCreation(ctx, input.clientKey, ctx.unpaidRateLimit);
-    if (limited) return limited;
+    await limitUnpaidCreation(ctx, input.clientKey, ctx.unpaidRateLimit, "unpaid flower letters");
     const opened = await openFlowerLetter(ctx, request, available.product, priced.quote, fingerprint);
-    if (opened === "conflict") return conflict(request.request_id);
+    if (opened === "conflict") throw requestIdConflict(request.request_id, "flower letter");
     record = opened;
   }
   return answer(ctx, await payFor(ctx.payments, payable, record, input.payment));
@@ -124,14 +124,6 @@ async function answer(
     kind: outcome.kind,
     order: await viewWithDelivery(ctx, record),
     receiptHeaders: outcome.receiptHeaders,
-  };
-}
-
-function conflict(requestId: string): FlowerCreateOutcome {
-  return {
-    kind: "conflict",
-    code: "request_id_conflict",
-    message: `request_id ${requestId} was already used with a different body. Retry with the byte-for-byte identical body, or use a new request_id for a new flower letter.`,
   };
 }
 

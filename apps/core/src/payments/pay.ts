@@ -1,4 +1,3 @@
-import type { Issue } from "@mailpiece/errors";
 import { claimReplay } from "@mailpiece/idempotency";
 import type {
   Charge,
@@ -49,12 +48,6 @@ export interface CreateInput {
 
 /** How a create request ends, with the surface's view `V` of the record. */
 export type CreateOutcome<V> =
-  /** 422: the request is not acceptable; nothing was stored. */
-  | { kind: "invalid"; issues: Issue[] }
-  /** 409: the request_id was used with another body. */
-  | { kind: "conflict"; code: "request_id_conflict"; message: string }
-  /** 429: too many unpaid creations from this client; nothing was stored. */
-  | { kind: "rate_limited"; retryAfterSeconds: number }
   /** 402: pay this challenge; `error` says why a credential sent was refused. */
   | {
       kind: "payment_required";
