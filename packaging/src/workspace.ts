@@ -8,7 +8,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export interface Manifest {
   name: string;
   version: string;
-  exports?: Record<string, string>;
+  /** Workspace entry points: the source file, or conditions (`mailpiece-built`: the built file) with the source as default. */
+  exports?: Record<string, string | { default: string; [condition: string]: string }>;
   publishConfig?: { exports?: Record<string, unknown> };
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
@@ -61,7 +62,10 @@ export function optionalPeers(manifest: Manifest): string[] {
 /** The workspace source of each published entry point: `.` → `src/index.ts`. */
 export function sourceEntries(manifest: Manifest): Map<string, string> {
   const entries = new Map<string, string>();
-  for (const [subpath, target] of Object.entries(manifest.exports ?? {})) entries.set(subpath, target);
+  for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+    // A workspace entry is its source file, or conditions whose default is the source file.
+    entries.set(subpath, typeof target === "string" ? target : target.default);
+  }
   return entries;
 }
 
