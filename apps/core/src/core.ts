@@ -279,7 +279,8 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     async health() {
       const [store, blobs] = await Promise.allSettled([
-        ctx.store.get("health:probe"),
+        // A listing reaches the storage itself; a read may be answered from a store's memory.
+        ctx.store.list("health:", { limit: 1 }),
         ctx.blobs.head("health:probe"),
       ]);
       const failing: ("store" | "blobs")[] = [];

@@ -12,7 +12,7 @@ import { findMailing, loadMailing } from "./mailings.ts";
 import type { MailingKind } from "./open-mailing.ts";
 import { documentBlobKey, openMailing } from "./open-mailing.ts";
 import type { MailingRecord, OrderRecord } from "./order-record.ts";
-import { addStep, aliasKey, loadOrder, orderKey, updateOrder } from "./order-record.ts";
+import { addStep, loadOrder, orderKey, updateOrder } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { orderStatusView } from "./order-status.ts";
 import { readCredential } from "./payments/credential.ts";
@@ -76,8 +76,6 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
   const known = seen?.kind === "replay" ? await loadMailing(ctx.store, seen.claim.order_id) : undefined;
-  // The alias is written after the claim; a process stopped between the two left it out.
-  if (known && claimedId) await ctx.store.create(aliasKey(claimedId), { order_id: known.record.id });
   // The identical body of an order already paid: answer from the order, without preparing the document again.
   if (known && isPaidLike(known.record.payment_status)) return payKnown(ctx, known, input.payment);
 

@@ -112,7 +112,6 @@ async function storeLegacyCampaign(
     order_id: id,
     now,
   });
-  await t.store.create(`aliases:${body.request_id}`, { order_id: id });
   await claimDraft(t.store, {
     draft_key: legacy.draft_key,
     order_id: id,

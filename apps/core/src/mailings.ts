@@ -5,7 +5,7 @@ import { campaignKey } from "./campaign-record.ts";
 import type { LegacyCampaignRecord } from "./legacy-campaigns.ts";
 import { isLegacyCampaign, writeCampaignForward } from "./legacy-campaigns.ts";
 import type { OrderRecord } from "./order-record.ts";
-import { aliasKey, orderKey } from "./order-record.ts";
+import { orderKey } from "./order-record.ts";
 
 /**
  * What a machine order request makes: a single order, or a bulk campaign. Both share the request_id claims
@@ -37,13 +37,12 @@ export async function loadMailing(store: Store, id: string): Promise<Mailing | u
 }
 
 /**
- * Resolves an order or campaign id, or any request_id aliased to one. The request_id's own claim names its record
- * too: a process stopped between claiming a request_id and writing its alias leaves only the claim.
+ * Resolves an order or campaign id, or any request_id that reaches one. A request_id's claim names the record it
+ * made or collapsed onto, and is written in the same step that binds the request_id, so it is the one index.
  */
 export async function findMailing(store: Store, idOrRequestId: string): Promise<Mailing | undefined> {
   const direct = await loadMailing(store, idOrRequestId);
   if (direct) return direct;
-  const alias = await store.get<{ order_id: string }>(aliasKey(idOrRequestId));
-  const target = alias?.value.order_id ?? (await findRequestClaim(store, idOrRequestId))?.order_id;
-  return target === undefined ? undefined : loadMailing(store, target);
+  const claim = await findRequestClaim(store, idOrRequestId);
+  return claim === undefined ? undefined : loadMailing(store, claim.order_id);
 }

@@ -4,7 +4,6 @@ import type { StoredDocumentRef } from "./campaign-record.ts";
 import type { OrderContext } from "./create-machine-order.ts";
 import type { ResolvedDocument } from "./documents.ts";
 import type { MailingRecord } from "./order-record.ts";
-import { aliasKey } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import type { Payable } from "./payments/payable.ts";
 
@@ -85,9 +84,7 @@ export async function openMailing<P extends { order: { request_id: string } }, R
         now,
       });
       if (claim.kind === "conflict") return "conflict";
-      const target = claim.claim.order_id;
-      await ctx.store.create(aliasKey(requestId), { order_id: target });
-      return kind.payable.update(target, (r) => {
+      return kind.payable.update(claim.claim.order_id, (r) => {
         if (r.request_ids.includes(requestId)) return undefined;
         r.request_ids.push(requestId);
         return r;
@@ -107,7 +104,6 @@ export async function openMailing<P extends { order: { request_id: string } }, R
     await ctx.store.delete(kind.key(id));
     return (await kind.payable.load(claim.claim.order_id))!;
   }
-  await ctx.store.create(aliasKey(requestId), { order_id: id });
   if (draft.kind === "duplicate") {
     // The earlier draft is full, paid or gone: later duplicates collapse onto this record instead.
     await ctx.store.put(

@@ -65,7 +65,6 @@ export interface OrderRecord extends MailingRecord {
 }
 
 export const orderKey = (id: string) => `orders:${id}`;
-export const aliasKey = (requestId: string) => `aliases:${requestId}`;
 
 /**
  * The order stored under `id`. A record under `orders:` that carries a campaign plan is a campaign in the legacy

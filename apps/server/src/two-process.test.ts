@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { letterOrder } from "@mailpiece/conformance";
@@ -9,17 +8,7 @@ import { testMethodClient } from "@mailpiece/rail-mpp";
 import { createRedisStore } from "@mailpiece/store-redis";
 import { Mppx } from "mppx/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  server.close();
-  await once(server, "close");
-  return port;
-}
+import { freePort } from "./crash-harness.fixture.ts";
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
