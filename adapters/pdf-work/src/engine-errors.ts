@@ -1,6 +1,6 @@
 import { FormsError } from "@mailpiece/forms";
-import { PostcardError } from "@mailpiece/postcard";
-import { TypesetterError } from "@mailpiece/typesetter";
+import { PostcardError } from "@mailpiece/postcard/light";
+import { TypesetterError } from "@mailpiece/typesetter/light";
 import type { WireError } from "./wire-error.ts";
 
 /**

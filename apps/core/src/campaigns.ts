@@ -6,7 +6,7 @@ import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { formatUsd } from "@mailpiece/pricing";
-import { TypesetterError, todayUtc } from "@mailpiece/typesetter";
+import { TypesetterError, todayUtc } from "@mailpiece/typesetter/light";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { partyPath, resolveDocument } from "./documents.ts";
 import { CoreError } from "./errors.ts";

@@ -1,4 +1,10 @@
-import { draftKeyOf, fingerprintBytes, fingerprintJson, peekRequest } from "@mailpiece/idempotency";
+import {
+  draftKeyOf,
+  findRequestClaim,
+  fingerprintBytes,
+  fingerprintJson,
+  peekRequest,
+} from "@mailpiece/idempotency";
 import { startLifecycle } from "@mailpiece/lifecycle";
 import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
 import { campaignKind } from "./campaign-payable.ts";
@@ -274,6 +280,7 @@ export async function requestConflict(
   requestId: string,
   raw: Uint8Array | string,
 ): Promise<boolean> {
-  const seen = await peekRequest(ctx.store, requestId, fingerprintBytes(raw));
-  return seen?.kind === "conflict";
+  // Most request_ids are new: the body is hashed only when a claim is there to compare with.
+  const claim = await findRequestClaim(ctx.store, requestId);
+  return claim !== undefined && claim.fingerprint !== fingerprintBytes(raw);
 }

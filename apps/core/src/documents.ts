@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import type { ComplianceStage, Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
-import { fingerprintJson } from "@mailpiece/idempotency";
+import { fingerprintBytes } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
-import { TypesetterError, todayUtc } from "@mailpiece/typesetter";
+import { TypesetterError, todayUtc } from "@mailpiece/typesetter/light";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
 import { resolveForm } from "./forms.ts";
@@ -108,7 +108,8 @@ async function resolveLetter(
     render: doc.render,
     ...windowLines(order.sender, order.recipient),
   };
-  const key = `letter:${fingerprintJson(input)}`;
+  // The input is built here in a fixed key order, so its JSON text names it without canonical sorting.
+  const key = `letter:${fingerprintBytes(JSON.stringify(input))}`;
   const cached = ctx.cache?.get(key);
   if (cached) return { ok: true, document: cached };
   try {

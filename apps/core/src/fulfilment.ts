@@ -15,7 +15,7 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
-import { todayUtc } from "@mailpiece/typesetter";
+import { todayUtc } from "@mailpiece/typesetter/light";
 import { formRefusalAtFulfilment } from "./forms.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";

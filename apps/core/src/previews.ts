@@ -14,16 +14,31 @@ export interface PreviewSigner {
   ): "ok" | "expired" | "invalid";
 }
 
+/** Link expiry times are rounded up to this, so that one signature serves every link to a document for a while. */
+const EXPIRY_STEP_SECONDS = 60;
+/** Signed links remembered per signer (the newest per document); past this many the memory starts again. */
+const SIGNED_MEMO_LIMIT = 4096;
+
+/**
+ * A signer of preview links that last `ttlMs`, rounded up to the next whole minute: every link to a document made in
+ * the same minute is the same link, signed once.
+ */
 export function createPreviewSigner(secret: string, ttlMs: number): PreviewSigner {
   const mac = (sha256: string, expires: number) =>
     createHmac("sha256", secret).update(`preview.v1.${sha256}.${expires}`).digest("hex");
+  const signed = new Map<string, { path: string; expiresAt: number }>();
   return {
     sign(sha256, now) {
-      const expires = Math.floor((now + ttlMs) / 1000);
-      return {
+      const expires = Math.ceil((now + ttlMs) / 1000 / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
+      const known = signed.get(sha256);
+      if (known !== undefined && known.expiresAt === expires * 1000) return known;
+      const link = {
         path: `/api/machine/previews/${sha256}.pdf?expires=${expires}&sig=${mac(sha256, expires)}`,
         expiresAt: expires * 1000,
       };
+      if (signed.size >= SIGNED_MEMO_LIMIT) signed.clear();
+      signed.set(sha256, link);
+      return link;
     },
     verify(sha256, expires, sig, now) {
       if (

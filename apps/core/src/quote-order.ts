@@ -1,6 +1,6 @@
 import type { Issue, NormalizedOrder, Party } from "@mailpiece/orders";
-import type { Quote, QuoteInput } from "@mailpiece/pricing";
-import { formatUsd, PricingError, quote } from "@mailpiece/pricing";
+import type { Quote, QuoteInput, Quoter } from "@mailpiece/pricing";
+import { createQuoter, formatUsd, PricingError } from "@mailpiece/pricing";
 import type { CoreConfig } from "./config.ts";
 import { partyPath } from "./documents.ts";
 
@@ -50,6 +50,18 @@ export function quoteInputFor(
   };
 }
 
+/** One quoter per configuration: the price book and bounds are checked once, not on every quote. */
+const quoters = new WeakMap<CoreConfig, Quoter>();
+
+function quoterFor(config: CoreConfig): Quoter {
+  let quoter = quoters.get(config);
+  if (quoter === undefined) {
+    quoter = createQuoter({ book: config.priceBook, bounds: config.bounds });
+    quoters.set(config, quoter);
+  }
+  return quoter;
+}
+
 /** Prices one mailpiece to one recipient; a price the book cannot give becomes an issue on the field at fault. */
 export function quoteOrder(
   order: NormalizedOrder,
@@ -59,10 +71,7 @@ export function quoteOrder(
   documentPath: string,
 ): QuoteOutcome {
   try {
-    const q = quote(quoteInputFor(order, recipient, pageCount, config.priceBook.origin_country), {
-      book: config.priceBook,
-      bounds: config.bounds,
-    });
+    const q = quoterFor(config)(quoteInputFor(order, recipient, pageCount, config.priceBook.origin_country));
     return { ok: true, quote: toView(q, config) };
   } catch (error) {
     if (PricingError.isInstance(error)) {

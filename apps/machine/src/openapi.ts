@@ -1,6 +1,6 @@
 import { FLOWER_LETTER_BOUNDS, FlowerLetterRequest } from "@mailpiece/flowers";
 import { MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, MAX_PDF_BYTES, OrderRequest } from "@mailpiece/orders";
-import { LETTER_LIMITS } from "@mailpiece/typesetter";
+import { LETTER_LIMITS } from "@mailpiece/typesetter/light";
 import type { Static, TSchema } from "typebox";
 import Type from "typebox";
 import { FLOWER_BODY_BYTES, UPLOAD_SLOT_BODY_BYTES } from "./read-json.ts";

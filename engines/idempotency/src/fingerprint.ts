@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { canonicalJson } from "./canonical-json.ts";
 
 /** The fingerprint of a request body exactly as sent: a retry must send the same bytes. */
 export function fingerprintBytes(raw: Uint8Array | string): string {
-  return `sha256:${createHash("sha256").update(raw).digest("hex")}`;
+  // The one-shot digest: no Hash object per call (this runs on every request).
+  return `sha256:${hash("sha256", raw, "hex")}`;
 }
 
 /** The fingerprint of a value by its canonical JSON, for callers that have no raw body (tool calls). */

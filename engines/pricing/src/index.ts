@@ -4,5 +4,5 @@ export { PricingError } from "./errors.ts";
 export { formatUsd } from "./format-usd.ts";
 export type { DestinationPrices, PostcardSize, PriceBook, ProofKind } from "./price-book.ts";
 export { POSTCARD_SIZES, validatePriceBook } from "./price-book.ts";
-export type { LineItem, MailClass, Quote, QuoteBounds, QuoteInput } from "./quote.ts";
-export { MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";
+export type { LineItem, MailClass, Quote, QuoteBounds, QuoteInput, Quoter } from "./quote.ts";
+export { createQuoter, MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";

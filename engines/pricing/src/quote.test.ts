@@ -4,7 +4,7 @@ import type { PricingErrorCode } from "./errors.ts";
 import { PricingError } from "./errors.ts";
 import type { PriceBook } from "./price-book.ts";
 import type { Quote, QuoteInput } from "./quote.ts";
-import { MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";
+import { createQuoter, MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";
 
 function letter(overrides: Partial<QuoteInput> = {}): QuoteInput {
   return {
@@ -490,5 +490,35 @@ describe("determinism and books", () => {
       }
     }
     expect([...seen].sort()).toEqual(["invalid_quote_input", "ok", "option_unavailable"]);
+  });
+});
+
+describe("createQuoter", () => {
+  it("quotes as quote does with the same book and bounds", () => {
+    const quoter = createQuoter({ bounds: NO_FLOOR });
+    for (const input of [letter(), letter({ destination_country: "CA", certified: true }), postcard()]) {
+      expect(quoter(input)).toEqual(quote(input, { bounds: NO_FLOOR }));
+    }
+    expect(createQuoter()(letter())).toEqual(quote(letter()));
+  });
+
+  it("refuses a malformed book or bounds when it is made, not at the first quote", () => {
+    const broken = { ...DEFAULT_PRICE_BOOK, currency: "eur" } as unknown as PriceBook;
+    expectFailure(() => createQuoter({ book: broken }), "invalid_price_book", "currency");
+    expectFailure(
+      () => createQuoter({ bounds: { min_cents: -1, max_cents: 10 } }),
+      "invalid_bounds",
+      "min_cents",
+    );
+  });
+
+  it("keeps its own copy: changing the book afterwards changes no price", () => {
+    const book = structuredClone(DEFAULT_PRICE_BOOK) as { -readonly [K in keyof PriceBook]: PriceBook[K] };
+    const quoter = createQuoter({ book, bounds: NO_FLOOR });
+    const before = quoter(letter());
+    book.pricing_version = "changed";
+    (book.letter as { base_cents: number }).base_cents += 1000;
+    expect(quoter(letter())).toEqual(before);
+    expect(quote(letter(), { book, bounds: NO_FLOOR })).not.toEqual(before);
   });
 });

@@ -80,8 +80,36 @@ const BOOLEAN_FIELDS = [
  * `invalid_price_book` / `invalid_bounds` for a malformed book or bounds.
  */
 export function quote(input: QuoteInput, options: { book?: PriceBook; bounds?: QuoteBounds } = {}): Quote {
-  const book = validatePriceBook(options.book ?? DEFAULT_PRICE_BOOK);
-  const bounds = checkBounds(options.bounds ?? MACHINE_ORDER_BOUNDS);
+  return priced(
+    input,
+    validatePriceBook(options.book ?? DEFAULT_PRICE_BOOK),
+    checkBounds(options.bounds ?? MACHINE_ORDER_BOUNDS),
+  );
+}
+
+/** Prices one mailpiece with the book and bounds a quoter was made with. Throws as `quote` does. */
+export type Quoter = (input: QuoteInput) => Quote;
+
+/**
+ * `quote` for one book and bounds, checked once here instead of on every call (a server quotes on every request).
+ * Both are copied, so later changes to the objects passed do not reach the quoter. Throws PricingError
+ * `invalid_price_book` / `invalid_bounds` at once for a malformed book or bounds.
+ */
+export function createQuoter(options: { book?: PriceBook; bounds?: QuoteBounds } = {}): Quoter {
+  const book = deepFreeze(structuredClone(validatePriceBook(options.book ?? DEFAULT_PRICE_BOOK)));
+  const bounds = Object.freeze({ ...checkBounds(options.bounds ?? MACHINE_ORDER_BOUNDS) });
+  return (input) => priced(input, book, bounds);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function priced(input: QuoteInput, book: PriceBook, bounds: QuoteBounds): Quote {
   checkInput(input);
 
   if (input.origin_country !== book.origin_country) {
