@@ -16,8 +16,9 @@ export interface Child {
 let serverBuilt = false;
 
 /**
- * Starts the Mailpiece server as it runs in production: built to JavaScript (once per benchmark run) and run by
- * plain Node with the `mailpiece-built` condition, so that every workspace package resolves to its built files.
+ * Starts the Mailpiece server as `pnpm start` runs it: built to JavaScript (once per benchmark run) and run by plain
+ * Node with the start script's flags (the `mailpiece-built` condition, so that every workspace package resolves to its
+ * built files, and the V8 memory flags).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<Child> {
   if (!serverBuilt) {
@@ -27,7 +28,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Chi
     if (built.status !== 0) throw new Error("the server did not build");
     serverBuilt = true;
   }
-  return startChild("apps/server/dist/main.js", env, ["--conditions=mailpiece-built"]);
+  const command = startCommand();
+  return startChild(`apps/server/${command.at(-1)}`, env, command.slice(1, -1));
+}
+
+/** The node command that `pnpm start` runs last (apps/server/package.json): node, its flags, the entry file. */
+function startCommand(): string[] {
+  const manifest = JSON.parse(readFileSync("apps/server/package.json", "utf8")) as {
+    scripts: { start: string };
+  };
+  const command = manifest.scripts.start.split("&&").at(-1)!.trim().split(/\s+/);
+  if (command[0] !== "node") throw new Error(`the server's start script does not end with a node command`);
+  return command;
 }
 
 /**

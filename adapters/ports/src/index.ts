@@ -1,6 +1,7 @@
 export * from "./blob-store.ts";
 export * from "./errors.ts";
 export * from "./florist-provider.ts";
+export * from "./lazy-payment-rail.ts";
 export * from "./payment-rail.ts";
 export * from "./print-provider.ts";
 export * from "./runtime.ts";

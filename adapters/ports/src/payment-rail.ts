@@ -10,9 +10,10 @@ import { defineError } from "@mailpiece/errors";
  * - `challenge` MUST be deterministic for one `Charge` apart from fields the protocol requires to be fresh (an MPP
  *   challenge id and expiry); x402 requirements for one Charge MUST be identical on every call, so a paid retry
  *   matches the 402 it answered.
- * - `parseCredential` MUST return undefined for a value that is not this rail's credential (an `Authorization`
- *   header of another scheme), and throw a `PaymentError` with code `malformed_credential` for one that is this
- *   rail's and cannot be decoded. `readCredential(headers)` MUST answer what `parseCredential` answers for the
+ * - `parseCredential` MUST resolve undefined for a value that is not this rail's credential (an `Authorization`
+ *   header of another scheme), and reject with a `PaymentError` with code `malformed_credential` for one that is
+ *   this rail's and cannot be decoded. It is asynchronous so that a rail may load its protocol library on first
+ *   use (see `lazyPaymentRail`). `readCredential(headers)` MUST answer what `parseCredential` answers for the
  *   value of the `credentialHeader` header, and undefined when the request has none.
  * - `verify` MUST refuse a credential whose amount, asset, currency, payee, network or resource differs from the
  *   Charge (`payment_mismatch`; `invalid_challenge` where the protocol binds those terms into the challenge, as
@@ -58,10 +59,10 @@ export interface PaymentRail {
    * tool argument): undefined when the value is not this rail's (another scheme), `PaymentError`
    * `malformed_credential` when it is and does not decode.
    */
-  parseCredential(value: string): PaymentCredential | undefined;
+  parseCredential(value: string): Promise<PaymentCredential | undefined>;
 
   /** Reads this rail's credential from request headers: `parseCredential` of the `credentialHeader` value. */
-  readCredential(headers: Headers): PaymentCredential | undefined;
+  readCredential(headers: Headers): Promise<PaymentCredential | undefined>;
 
   /** Checks the credential against the charge without moving money. */
   verify(credential: PaymentCredential, charge: Charge): Promise<VerifiedPayment>;

@@ -61,7 +61,7 @@ function startShop(rail: PaymentRail) {
       if (typeof value === "string") headers.set(name, value);
     }
     try {
-      const credential = rail.readCredential(headers);
+      const credential = await rail.readCredential(headers);
       if (credential === undefined) {
         const answer = await rail.challenge(CHARGE);
         await send(

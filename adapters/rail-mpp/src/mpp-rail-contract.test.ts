@@ -1,6 +1,6 @@
 import { paymentRailContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
-import { manualClock, type PaymentChallenge } from "@mailpiece/ports";
+import { lazyPaymentRail, manualClock, type PaymentChallenge, type PaymentRail } from "@mailpiece/ports";
 import { Mppx } from "mppx/client";
 import { createMppRail } from "./mpp-rail.ts";
 import { memoryTestLedger, type TestChargeLedger, testMethod, testMethodClient } from "./test-method.ts";
@@ -18,99 +18,112 @@ function rewrite(
   return new Headers({ authorization: `Payment ${Buffer.from(JSON.stringify(json)).toString("base64url")}` });
 }
 
-registerSuite(
-  paymentRailContract({
-    name: "MPP rail (test method, the mppx client)",
-    async create() {
-      const clock = manualClock(Date.now());
-      // The charges recorded by every rail of this configuration, as a store shared by processes would hold them.
-      const shared = memoryTestLedger();
-      let fault: "lose_answer" | "fail_before" | undefined;
-      const ledger: TestChargeLedger = {
-        read: (id) => shared.read(id),
-        async record(id, receipt) {
-          const injected = fault;
-          fault = undefined;
-          if (injected === "fail_before") throw new Error("connect ECONNREFUSED 127.0.0.1:9");
-          const recorded = await shared.record(id, receipt);
-          if (injected === "lose_answer") throw new Error("socket hang up after the charge");
-          return recorded;
-        },
-      };
-      const railOf = (methodLedger: TestChargeLedger) =>
-        createMppRail({
-          realm: "mail.example.test",
-          secretKey: SECRET,
-          methods: [testMethod({ clock, ledger: methodLedger })],
-          clock,
-        });
-      const rail = railOf(ledger);
-      const client = Mppx.create({
-        methods: [testMethodClient({ token: "tok_test_visa" })],
-        polyfill: false,
-      });
-      return {
-        rail,
-        async pay(challenge: PaymentChallenge) {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(challenge.headers)) {
-            for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-          }
-          const response = new Response(JSON.stringify(challenge.body), {
-            status: challenge.status,
-            headers,
+/** The kit over the rail as built, and over the same rail loaded on first use (as the server runs it). */
+const wrappings: [string, (build: () => PaymentRail) => PaymentRail][] = [
+  ["", (build) => build()],
+  [
+    ", loaded on first use",
+    (build) =>
+      lazyPaymentRail({ protocol: "mpp", simulated: true, credentialHeader: "authorization" }, async () =>
+        build(),
+      ),
+  ],
+];
+
+for (const [variant, wrap] of wrappings)
+  registerSuite(
+    paymentRailContract({
+      name: `MPP rail (test method, the mppx client)${variant}`,
+      async create() {
+        const clock = manualClock(Date.now());
+        // The charges recorded by every rail of this configuration, as a store shared by processes would hold them.
+        const shared = memoryTestLedger();
+        let fault: "lose_answer" | "fail_before" | undefined;
+        const ledger: TestChargeLedger = {
+          read: (id) => shared.read(id),
+          async record(id, receipt) {
+            const injected = fault;
+            fault = undefined;
+            if (injected === "fail_before") throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+            const recorded = await shared.record(id, receipt);
+            if (injected === "lose_answer") throw new Error("socket hang up after the charge");
+            return recorded;
+          },
+        };
+        const railOf = (methodLedger: TestChargeLedger) =>
+          createMppRail({
+            realm: "mail.example.test",
+            secretKey: SECRET,
+            methods: [testMethod({ clock, ledger: methodLedger })],
+            clock,
           });
-          return new Headers({ authorization: await client.createCredential(response) });
-        },
-        // Pays less than asked: the request inside the challenge no longer matches its HMAC binding.
-        tamper: (headers) =>
-          rewrite(headers, (c) => {
-            const request = JSON.parse(
-              Buffer.from(String(c.challenge.request), "base64url").toString("utf8"),
-            );
-            request.amount = "0.01";
-            c.challenge.request = Buffer.from(JSON.stringify(request)).toString("base64url");
-          }),
-        // Keeps the terms but breaks the challenge id (the HMAC binding).
-        forge: (headers) =>
-          rewrite(headers, (c) => {
-            const id = String(c.challenge.id);
-            c.challenge.id = `${id.slice(0, -2)}${id.endsWith("AA") ? "BB" : "AA"}`;
-          }),
-        expire: () => clock.advance(10 * 60 * 1000),
-        holdSettlement: () => {
-          throw new Error("the MPP test method settles at once; it has no pending state");
-        },
-        another: () => railOf(shared),
-        faults: {
-          loseAnswerAfterTransfer: () => {
-            fault = "lose_answer";
+        const rail = wrap(() => railOf(ledger));
+        const client = Mppx.create({
+          methods: [testMethodClient({ token: "tok_test_visa" })],
+          polyfill: false,
+        });
+        return {
+          rail,
+          async pay(challenge: PaymentChallenge) {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(challenge.headers)) {
+              for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+            }
+            const response = new Response(JSON.stringify(challenge.body), {
+              status: challenge.status,
+              headers,
+            });
+            return new Headers({ authorization: await client.createCredential(response) });
           },
-          failBeforeTransfer: () => {
-            fault = "fail_before";
+          // Pays less than asked: the request inside the challenge no longer matches its HMAC binding.
+          tamper: (headers) =>
+            rewrite(headers, (c) => {
+              const request = JSON.parse(
+                Buffer.from(String(c.challenge.request), "base64url").toString("utf8"),
+              );
+              request.amount = "0.01";
+              c.challenge.request = Buffer.from(JSON.stringify(request)).toString("base64url");
+            }),
+          // Keeps the terms but breaks the challenge id (the HMAC binding).
+          forge: (headers) =>
+            rewrite(headers, (c) => {
+              const id = String(c.challenge.id);
+              c.challenge.id = `${id.slice(0, -2)}${id.endsWith("AA") ? "BB" : "AA"}`;
+            }),
+          expire: () => clock.advance(10 * 60 * 1000),
+          holdSettlement: () => {
+            throw new Error("the MPP test method settles at once; it has no pending state");
           },
-        },
-        normalizeChallenge: (challenge: PaymentChallenge) => {
-          const strip = (value: string) =>
-            value.replace(/id="[^"]*"/, 'id=""').replace(/expires="[^"]*"/, 'expires=""');
-          const header = challenge.headers["WWW-Authenticate"];
-          return {
-            ...challenge,
-            headers: {
-              ...challenge.headers,
-              "WWW-Authenticate": Array.isArray(header) ? header.map(strip) : strip(String(header)),
+          another: () => wrap(() => railOf(shared)),
+          faults: {
+            loseAnswerAfterTransfer: () => {
+              fault = "lose_answer";
             },
-            body: { ...(challenge.body as object), detail: "" },
-          };
-        },
-      };
+            failBeforeTransfer: () => {
+              fault = "fail_before";
+            },
+          },
+          normalizeChallenge: (challenge: PaymentChallenge) => {
+            const strip = (value: string) =>
+              value.replace(/id="[^"]*"/, 'id=""').replace(/expires="[^"]*"/, 'expires=""');
+            const header = challenge.headers["WWW-Authenticate"];
+            return {
+              ...challenge,
+              headers: {
+                ...challenge.headers,
+                "WWW-Authenticate": Array.isArray(header) ? header.map(strip) : strip(String(header)),
+              },
+              body: { ...(challenge.body as object), detail: "" },
+            };
+          },
+        };
+      },
+    }),
+    {
+      // The test method's settlement is final the moment it is verified: there is no pending state to report.
+      skip: [
+        "settle reports pending, never success, when the outcome is not final",
+        "receipt headers exist for settled and pending settlements",
+      ],
     },
-  }),
-  {
-    // The test method's settlement is final the moment it is verified: there is no pending state to report.
-    skip: [
-      "settle reports pending, never success, when the outcome is not final",
-      "receipt headers exist for settled and pending settlements",
-    ],
-  },
-);
+  );

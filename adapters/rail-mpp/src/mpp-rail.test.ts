@@ -58,8 +58,8 @@ async function credentialHeader(challenge: Challenge.Challenge, token = "tok_tes
   return testMethodClient({ token }).createCredential({ challenge } as never);
 }
 
-function read(rail: PaymentRail, authorization: string): PaymentCredential {
-  const credential = rail.readCredential(new Headers({ authorization }));
+async function read(rail: PaymentRail, authorization: string): Promise<PaymentCredential> {
+  const credential = await rail.readCredential(new Headers({ authorization }));
   if (credential === undefined) throw new Error("no credential read");
   return credential;
 }
@@ -228,17 +228,17 @@ describe("createMppRail: challenge", () => {
 describe("createMppRail: readCredential", () => {
   const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
 
-  it("returns undefined without an Authorization header or with another scheme", () => {
-    expect(rail.readCredential(new Headers())).toBeUndefined();
-    expect(rail.readCredential(new Headers({ authorization: "Bearer abc.def" }))).toBeUndefined();
-    expect(rail.readCredential(new Headers({ "payment-signature": "eyJ4IjoxfQ" }))).toBeUndefined();
+  it("returns undefined without an Authorization header or with another scheme", async () => {
+    expect(await rail.readCredential(new Headers())).toBeUndefined();
+    expect(await rail.readCredential(new Headers({ authorization: "Bearer abc.def" }))).toBeUndefined();
+    expect(await rail.readCredential(new Headers({ "payment-signature": "eyJ4IjoxfQ" }))).toBeUndefined();
   });
 
-  it("refuses a Payment credential that cannot be decoded as malformed_credential", () => {
+  it("refuses a Payment credential that cannot be decoded as malformed_credential", async () => {
     for (const authorization of ["Payment not-valid!!!", "Payment W10", "Payment", "Payment eyJhIjoxfQ"]) {
       let caught: unknown;
       try {
-        rail.readCredential(new Headers({ authorization }));
+        await rail.readCredential(new Headers({ authorization }));
       } catch (error) {
         caught = error;
       }
@@ -249,10 +249,10 @@ describe("createMppRail: readCredential", () => {
 
   it("reads a Payment credential, also next to another scheme", async () => {
     const header = await credentialHeader(await challengeFor(rail, makeCharge()));
-    const alone = read(rail, header);
+    const alone = await read(rail, header);
     expect(alone.protocol).toBe("mpp");
     expect(alone.raw).toBe(header);
-    const mixed = read(rail, `Bearer abc, ${header}`);
+    const mixed = await read(rail, `Bearer abc, ${header}`);
     expect(mixed.decoded).toEqual(alone.decoded);
   });
 });
@@ -263,7 +263,7 @@ describe("createMppRail: verify, settle, receipt", () => {
     const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod({ clock })], clock });
     const charge = makeCharge();
     const challenge = await challengeFor(rail, charge);
-    const verified = await rail.verify(read(rail, await credentialHeader(challenge)), charge);
+    const verified = await rail.verify(await read(rail, await credentialHeader(challenge)), charge);
     expect(verified).toMatchObject({ protocol: "mpp", replayKey: `mpp:${challenge.id}`, amount_cents: 1234 });
 
     clock.advance(1_000);
@@ -291,12 +291,15 @@ describe("createMppRail: verify, settle, receipt", () => {
     const rail = createMppRail({ realm: REALM, secretKey: SECRET, methods: [testMethod()] });
     const charge = makeCharge();
     const header = await credentialHeader(await challengeFor(rail, charge));
-    const first = await rail.verify(read(rail, header), charge);
-    const second = await rail.verify(read(rail, header), charge);
+    const first = await rail.verify(await read(rail, header), charge);
+    const second = await rail.verify(await read(rail, header), charge);
     expect(second.replayKey).toBe(first.replayKey);
     // A second credential for the same challenge (another token) settles the same funds: same key.
-    const challenge = (read(rail, header).decoded as { challenge: Challenge.Challenge }).challenge;
-    const other = await rail.verify(read(rail, await credentialHeader(challenge, "tok_test_amex")), charge);
+    const challenge = ((await read(rail, header)).decoded as { challenge: Challenge.Challenge }).challenge;
+    const other = await rail.verify(
+      await read(rail, await credentialHeader(challenge, "tok_test_amex")),
+      charge,
+    );
     expect(other.replayKey).toBe(first.replayKey);
   });
 
@@ -309,11 +312,11 @@ describe("createMppRail: verify, settle, receipt", () => {
       const request = decodeJson(challenge.request as string) as Record<string, unknown>;
       challenge.request = Buffer.from(JSON.stringify({ ...request, amount: "1" })).toString("base64url");
     });
-    expect((await rejection(rail.verify(read(rail, cheaper), charge))).code).toBe("invalid_challenge");
+    expect((await rejection(rail.verify(await read(rail, cheaper), charge))).code).toBe("invalid_challenge");
     const later = tamper(header, (credential) => {
       (credential.challenge as Record<string, unknown>).expires = "2099-01-01T00:00:00Z";
     });
-    expect((await rejection(rail.verify(read(rail, later), charge))).code).toBe("invalid_challenge");
+    expect((await rejection(rail.verify(await read(rail, later), charge))).code).toBe("invalid_challenge");
   });
 
   it("refuses a genuine challenge issued for another charge as payment_mismatch", async () => {
@@ -326,7 +329,7 @@ describe("createMppRail: verify, settle, receipt", () => {
     ];
     for (const [other, message] of cases) {
       const header = await credentialHeader(await challengeFor(rail, makeCharge(other)));
-      const error = await rejection(rail.verify(read(rail, header), charge));
+      const error = await rejection(rail.verify(await read(rail, header), charge));
       expect(error.code).toBe("payment_mismatch");
       expect(error.message).toMatch(message);
     }
@@ -345,7 +348,7 @@ describe("createMppRail: verify, settle, receipt", () => {
       methods: [testMethod({ recipient: "new" })],
     });
     const header = await credentialHeader(await challengeFor(issuer, charge));
-    const error = await rejection(verifier.verify(read(verifier, header), charge));
+    const error = await rejection(verifier.verify(await read(verifier, header), charge));
     expect(error.code).toBe("payment_mismatch");
     expect(error.message).toMatch(/different recipient/);
   });
@@ -356,9 +359,9 @@ describe("createMppRail: verify, settle, receipt", () => {
     const charge = makeCharge();
     const header = await credentialHeader(await challengeFor(rail, charge));
     clock.advance(299_000);
-    await expect(rail.verify(read(rail, header), charge)).resolves.toMatchObject({ protocol: "mpp" });
+    await expect(rail.verify(await read(rail, header), charge)).resolves.toMatchObject({ protocol: "mpp" });
     clock.advance(1_000);
-    expect((await rejection(rail.verify(read(rail, header), charge))).code).toBe("payment_expired");
+    expect((await rejection(rail.verify(await read(rail, header), charge))).code).toBe("payment_expired");
   });
 
   it("honours challengeTtlSeconds", async () => {
@@ -373,7 +376,7 @@ describe("createMppRail: verify, settle, receipt", () => {
     const charge = makeCharge();
     const header = await credentialHeader(await challengeFor(rail, charge));
     clock.advance(30_000);
-    expect((await rejection(rail.verify(read(rail, header), charge))).code).toBe("payment_expired");
+    expect((await rejection(rail.verify(await read(rail, header), charge))).code).toBe("payment_expired");
   });
 
   it("refuses a challenge from another realm or another secret as invalid_challenge", async () => {
@@ -383,12 +386,12 @@ describe("createMppRail: verify, settle, receipt", () => {
     const otherSecret = createMppRail({ realm: REALM, secretKey: OTHER_SECRET, methods: [testMethod()] });
 
     const fromOtherRealm = await credentialHeader(await challengeFor(otherRealm, charge));
-    const realmError = await rejection(ours.verify(read(ours, fromOtherRealm), charge));
+    const realmError = await rejection(ours.verify(await read(ours, fromOtherRealm), charge));
     expect(realmError.code).toBe("invalid_challenge");
     expect(realmError.message).toMatch(/another realm/);
 
     const fromOtherSecret = await credentialHeader(await challengeFor(otherSecret, charge));
-    const secretError = await rejection(ours.verify(read(ours, fromOtherSecret), charge));
+    const secretError = await rejection(ours.verify(await read(ours, fromOtherSecret), charge));
     expect(secretError.code).toBe("invalid_challenge");
     expect(secretError.message).toMatch(/not issued by this server/);
   });
@@ -403,7 +406,7 @@ describe("createMppRail: verify, settle, receipt", () => {
       methods: [testMethod()],
     });
     const header = await credentialHeader(await challengeFor(before, charge));
-    await expect(after.verify(read(after, header), charge)).resolves.toMatchObject({ protocol: "mpp" });
+    await expect(after.verify(await read(after, header), charge)).resolves.toMatchObject({ protocol: "mpp" });
     const fresh = await challengeFor(after, charge);
     expect(Challenge.verify(fresh, { secretKey: SECRET })).toBe(true);
   });
@@ -414,7 +417,7 @@ describe("createMppRail: verify, settle, receipt", () => {
     const challenge = await challengeFor(rail, charge);
     for (const token of ["tok_test_declined", "tok_live_visa", "spt_123", ""]) {
       const error = await rejection(
-        rail.verify(read(rail, await credentialHeader(challenge, token)), charge),
+        rail.verify(await read(rail, await credentialHeader(challenge, token)), charge),
       );
       expect(error.code, token).toBe("verification_failed");
     }
@@ -426,7 +429,9 @@ describe("createMppRail: verify, settle, receipt", () => {
     const header = tamper(await credentialHeader(await challengeFor(rail, charge)), (credential) => {
       credential.payload = { token: 42 };
     });
-    expect((await rejection(rail.verify(read(rail, header), charge))).code).toBe("malformed_credential");
+    expect((await rejection(rail.verify(await read(rail, header), charge))).code).toBe(
+      "malformed_credential",
+    );
   });
 
   it("refuses a method it does not offer as method_unsupported", async () => {
@@ -438,7 +443,7 @@ describe("createMppRail: verify, settle, receipt", () => {
       methods: [stripeMethod({ secretKey: "sk_test_mailpiece", networkId: "profile_mailpiece" })],
     });
     const header = await credentialHeader(await challengeFor(issuer, charge));
-    expect((await rejection(verifier.verify(read(verifier, header), charge))).code).toBe(
+    expect((await rejection(verifier.verify(await read(verifier, header), charge))).code).toBe(
       "method_unsupported",
     );
   });
@@ -450,7 +455,7 @@ describe("createMppRail: verify, settle, receipt", () => {
     expect((await rejection(rail.settle(foreign, charge))).code).toBe("settlement_failed");
 
     const verified = await rail.verify(
-      read(rail, await credentialHeader(await challengeFor(rail, charge))),
+      await read(rail, await credentialHeader(await challengeFor(rail, charge))),
       charge,
     );
     expect((await rejection(rail.settle(verified, makeCharge({ amount_cents: 1 })))).code).toBe(
@@ -476,23 +481,26 @@ describe("createMppRail: parseCredential", () => {
   it("reads the Authorization value itself, as readCredential does, and names its header", async () => {
     expect(rail.credentialHeader).toBe("authorization");
     const header = await credentialHeader(await challengeFor(rail, makeCharge()));
-    expect(rail.parseCredential(header)).toEqual(read(rail, header));
-    expect(rail.parseCredential(`Basic dXNlcjpwdw==, ${header}`)?.decoded).toEqual(
-      read(rail, header).decoded,
+    expect(await rail.parseCredential(header)).toEqual(await read(rail, header));
+    expect((await rail.parseCredential(`Basic dXNlcjpwdw==, ${header}`))?.decoded).toEqual(
+      (await read(rail, header)).decoded,
     );
   });
 
-  it("answers undefined for another scheme and refuses a Payment value that does not decode", () => {
-    expect(rail.parseCredential("Bearer abc.def")).toBeUndefined();
-    expect(rail.parseCredential("")).toBeUndefined();
-    expect(() => rail.parseCredential("Payment %%%")).toThrow(/not base64url-encoded JSON/);
+  it("answers undefined for another scheme and refuses a Payment value that does not decode", async () => {
+    expect(await rail.parseCredential("Bearer abc.def")).toBeUndefined();
+    expect(await rail.parseCredential("")).toBeUndefined();
+    await expect(rail.parseCredential("Payment %%%")).rejects.toThrow(/not base64url-encoded JSON/);
   });
 });
 
 describe("createMppRail: confirm", () => {
   async function verifiedOn(rail: PaymentRail, charge = makeCharge()) {
     const challenge = await challengeFor(rail, charge);
-    return { challenge, payment: await rail.verify(read(rail, await credentialHeader(challenge)), charge) };
+    return {
+      challenge,
+      payment: await rail.verify(await read(rail, await credentialHeader(challenge)), charge),
+    };
   }
 
   function ask(payment: Awaited<ReturnType<PaymentRail["verify"]>>, startedAt: number) {

@@ -85,7 +85,7 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
    * schemes may be joined by commas; base64url never contains one), `malformed_credential` when the Payment part
    * does not decode.
    */
-  function parseCredential(value: string): PaymentCredential | undefined {
+  async function parseCredential(value: string): Promise<PaymentCredential | undefined> {
     const payment = value
       .split(",")
       .map((part) => part.trim())
@@ -170,7 +170,7 @@ export function createMppRail(options: MppRailOptions): PaymentRail {
 
     parseCredential,
 
-    readCredential(headers) {
+    async readCredential(headers) {
       const value = headers.get(AUTHORIZATION);
       return value === null ? undefined : parseCredential(value);
     },

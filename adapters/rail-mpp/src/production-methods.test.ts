@@ -81,14 +81,14 @@ describe("stripeMethod", () => {
       challenge,
       payload: { spt: "spt_123", externalId: CHARGE.order_ref },
     });
-    const goodCredential = rail.readCredential(new Headers({ authorization: good }));
+    const goodCredential = await rail.readCredential(new Headers({ authorization: good }));
     if (goodCredential === undefined) throw new Error("no credential read");
     await expect(rail.verify(goodCredential, CHARGE)).resolves.toMatchObject({
       replayKey: `mpp:${challenge.id}`,
     });
 
     const bad = Credential.serialize({ challenge, payload: { token: "tok_test_visa" } });
-    const badCredential = rail.readCredential(new Headers({ authorization: bad }));
+    const badCredential = await rail.readCredential(new Headers({ authorization: bad }));
     if (badCredential === undefined) throw new Error("no credential read");
     const error = await rail.verify(badCredential, CHARGE).catch((e: unknown) => e);
     expect(PaymentError.isInstance(error) && error.code).toBe("malformed_credential");

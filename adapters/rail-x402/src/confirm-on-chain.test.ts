@@ -332,7 +332,7 @@ async function setup(options: { chainId?: number; rail?: Partial<X402RailOptions
       decodePaymentRequiredHeader(challenge.headers["PAYMENT-REQUIRED"] as string),
     );
     const headers = new Headers(new x402HTTPClient(client).encodePaymentSignatureHeader(payload));
-    const payment = await rail.verify(rail.readCredential(headers)!, charge);
+    const payment = await rail.verify((await rail.readCredential(headers))!, charge);
     const authorization = decodePaymentSignature(headers.get("payment-signature")!).payload.authorization;
     return { payment, authorization };
   }

@@ -40,7 +40,7 @@ function payServer(rail: PaymentRail, charge: Charge, claimed: Set<string>): Ser
       res.writeHead(c.status, { ...c.headers, "content-type": c.contentType }).end(JSON.stringify(body));
     };
     try {
-      const credential = rail.readCredential(headersOf(req));
+      const credential = await rail.readCredential(headersOf(req));
       if (!credential) return await challenge();
       const payment = await rail.verify(credential, charge);
       if (claimed.has(payment.replayKey))

@@ -117,7 +117,7 @@ describe("createHttpFacilitator", () => {
     assert.deepEqual(supported.kinds, [{ x402Version: 2, scheme: "exact", network: "eip155:84532" }]);
 
     const headers = await paidHeaders(rail);
-    const payment = await rail.verify(rail.readCredential(headers)!, charge);
+    const payment = await rail.verify((await rail.readCredential(headers))!, charge);
     const settlement = await rail.settle(payment, charge);
     assert.equal(settlement.status, "settled");
     assert.match(settlement.reference, /^0x[0-9a-f]{64}$/);
@@ -159,7 +159,7 @@ describe("createHttpFacilitator", () => {
     });
     const headers = await paidHeaders(rail);
     await refused(
-      () => rail.verify(rail.readCredential(headers)!, charge),
+      async () => rail.verify((await rail.readCredential(headers))!, charge),
       "verification_failed",
       /invalid_exact_evm_signature \(bad v\)/,
     );
@@ -182,7 +182,7 @@ describe("createHttpFacilitator", () => {
       payTo: PAY_TO,
       facilitator: createHttpFacilitator({ url }),
     });
-    const payment = await rail.verify(rail.readCredential(await paidHeaders(rail))!, charge);
+    const payment = await rail.verify((await rail.readCredential(await paidHeaders(rail)))!, charge);
     await refused(
       () => rail.settle(payment, charge),
       "settlement_failed",
@@ -199,7 +199,7 @@ describe("createHttpFacilitator", () => {
       payTo: PAY_TO,
       facilitator: createHttpFacilitator({ url: closed }),
     });
-    const unanswered = down.readCredential(await paidHeaders(down))!;
+    const unanswered = (await down.readCredential(await paidHeaders(down)))!;
     await refused(() => down.verify(unanswered, charge), "facilitator_unavailable");
 
     const local = createLocalFacilitator({ network: BASE_SEPOLIA });
@@ -216,7 +216,7 @@ describe("createHttpFacilitator", () => {
       payTo: PAY_TO,
       facilitator: { ...patient, settle: createHttpFacilitator({ url, timeoutMs: 200 }).settle },
     });
-    const payment = await slow.verify(slow.readCredential(await paidHeaders(slow))!, charge);
+    const payment = await slow.verify((await slow.readCredential(await paidHeaders(slow)))!, charge);
     await refused(() => slow.settle(payment, charge), "facilitator_unavailable", /outcome is unknown/);
   });
 

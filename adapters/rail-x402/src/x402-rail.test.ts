@@ -209,9 +209,9 @@ describe("createX402Rail: challenge", () => {
 describe("createX402Rail: readCredential", () => {
   it("returns undefined without PAYMENT-SIGNATURE and decodes the reference client's header", async () => {
     const { rail, client } = setup();
-    assert.equal(rail.readCredential(new Headers({ "x-payment": "e30=" })), undefined);
+    assert.equal(await rail.readCredential(new Headers({ "x-payment": "e30=" })), undefined);
     const headers = await pay(client, await rail.challenge(charge));
-    const credential = rail.readCredential(headers);
+    const credential = await rail.readCredential(headers);
     assert.equal(credential?.protocol, "x402");
     assert.equal(credential?.raw, headers.get("payment-signature"));
     assert.deepEqual(credential?.decoded, payloadOf(headers));
@@ -252,7 +252,7 @@ describe("createX402Rail: verify", () => {
   it("verifies a reference client payment and keys it by network, asset, payer and nonce", async () => {
     const { rail, client, account } = setup();
     const headers = await pay(client, await rail.challenge(charge));
-    const payment = await rail.verify(rail.readCredential(headers)!, charge);
+    const payment = await rail.verify((await rail.readCredential(headers))!, charge);
     const { nonce } = payloadOf(headers).payload.authorization;
     assert.equal(
       payment.replayKey,
@@ -260,7 +260,7 @@ describe("createX402Rail: verify", () => {
     );
     assert.equal(payment.payer, account.address);
     assert.equal(payment.amount_cents, 340);
-    const copy = await rail.verify(rail.readCredential(new Headers(headers))!, charge);
+    const copy = await rail.verify((await rail.readCredential(new Headers(headers)))!, charge);
     assert.equal(copy.replayKey, payment.replayKey, "two requests with one signature share the replay key");
   });
 
@@ -277,7 +277,7 @@ describe("createX402Rail: verify", () => {
     for (const [field, change] of Object.entries(changes)) {
       const tampered = { ...good, accepted: { ...good.accepted, ...change } };
       await refused(
-        () => rail.verify(rail.readCredential(headersFor(tampered))!, charge),
+        async () => rail.verify((await rail.readCredential(headersFor(tampered)))!, charge),
         "payment_mismatch",
         new RegExp(field),
       );
@@ -291,7 +291,7 @@ describe("createX402Rail: verify", () => {
     for (const change of [{ value: "340" }, { to: "0x000000000000000000000000000000000000dEaD" as const }]) {
       const tampered = { ...good, payload: { ...good.payload, authorization: { ...auth, ...change } } };
       await refused(
-        () => rail.verify(rail.readCredential(headersFor(tampered))!, charge),
+        async () => rail.verify((await rail.readCredential(headersFor(tampered)))!, charge),
         "payment_mismatch",
       );
     }
@@ -299,7 +299,7 @@ describe("createX402Rail: verify", () => {
 
   it("refuses a credential for another charge or resource (payment_mismatch)", async () => {
     const { rail, client } = setup();
-    const credential = rail.readCredential(await pay(client, await rail.challenge(charge)))!;
+    const credential = (await rail.readCredential(await pay(client, await rail.challenge(charge))))!;
     await refused(
       () => rail.verify(credential, { ...charge, amount_cents: 341 }),
       "payment_mismatch",
@@ -338,14 +338,14 @@ describe("createX402Rail: verify", () => {
     const signedForA = await pay(client, await rail.challenge(orderA));
     assert.equal(payloadOf(signedForA).accepted.extra?.order_id, "order-a");
     await refused(
-      () => rail.verify(rail.readCredential(signedForA)!, orderB),
+      async () => rail.verify((await rail.readCredential(signedForA))!, orderB),
       "payment_mismatch",
       /signed for another order/,
     );
     assert.deepEqual(settled, []);
 
     // A's own retry still pays A: its nonce was not spent on B.
-    const payment = await rail.verify(rail.readCredential(signedForA)!, orderA);
+    const payment = await rail.verify((await rail.readCredential(signedForA))!, orderA);
     await refused(() => rail.settle(payment, orderB), "payment_mismatch");
     assert.deepEqual(settled, []);
     assert.equal((await rail.settle(payment, orderA)).status, "settled");
@@ -358,7 +358,7 @@ describe("createX402Rail: verify", () => {
     const { order_id: _dropped, ...extra } = good.accepted.extra ?? {};
     const unbound = { ...good, accepted: { ...good.accepted, extra } };
     await refused(
-      () => rail.verify(rail.readCredential(headersFor(unbound))!, charge),
+      async () => rail.verify((await rail.readCredential(headersFor(unbound)))!, charge),
       "payment_mismatch",
       /another order/,
     );
@@ -369,18 +369,18 @@ describe("createX402Rail: verify", () => {
     const challenge = await rail.challenge(charge);
     const headers = await pay(client, challenge);
     clock.advance(301_000);
-    await refused(() => rail.verify(rail.readCredential(headers)!, charge), "payment_expired");
+    await refused(async () => rail.verify((await rail.readCredential(headers))!, charge), "payment_expired");
 
     const live = setup();
     const now = BigInt(Math.floor(live.clock.now() / 1000));
     const stale = await signedPayload(account, challenge, { validAfter: 0n, validBefore: now - 1n });
     await refused(
-      () => live.rail.verify(live.rail.readCredential(headersFor(stale))!, charge),
+      async () => live.rail.verify((await live.rail.readCredential(headersFor(stale)))!, charge),
       "payment_expired",
     );
     const early = await signedPayload(account, challenge, { validAfter: now + 60n, validBefore: now + 300n });
     await refused(
-      () => live.rail.verify(live.rail.readCredential(headersFor(early))!, charge),
+      async () => live.rail.verify((await live.rail.readCredential(headersFor(early)))!, charge),
       "verification_failed",
       /not valid yet/,
     );
@@ -398,7 +398,7 @@ describe("createX402Rail: verify", () => {
       },
     });
     const headers = await pay(client, await rail.challenge(charge));
-    await refused(() => rail.verify(rail.readCredential(headers)!, charge), "payment_expired");
+    await refused(async () => rail.verify((await rail.readCredential(headers))!, charge), "payment_expired");
   });
 
   it("refuses a broken or foreign signature with the facilitator's reason (verification_failed)", async () => {
@@ -410,7 +410,7 @@ describe("createX402Rail: verify", () => {
       payload: { ...good.payload, signature: `${s.slice(0, 20)}${s[20] === "a" ? "b" : "a"}${s.slice(21)}` },
     };
     await refused(
-      () => rail.verify(rail.readCredential(headersFor(broken))!, charge),
+      async () => rail.verify((await rail.readCredential(headersFor(broken)))!, charge),
       "verification_failed",
       /invalid_exact_evm_signature/,
     );
@@ -420,7 +420,7 @@ describe("createX402Rail: verify", () => {
       payload: { ...good.payload, authorization: { ...good.payload.authorization, from: other.address } },
     };
     await refused(
-      () => rail.verify(rail.readCredential(headersFor(impostor))!, charge),
+      async () => rail.verify((await rail.readCredential(headersFor(impostor)))!, charge),
       "verification_failed",
       /invalid_exact_evm_signature/,
     );
@@ -440,7 +440,7 @@ describe("createX402Rail: verify", () => {
     });
     const headers = await pay(client, await rail.challenge(charge));
     await refused(
-      () => rail.verify(rail.readCredential(headers)!, charge),
+      async () => rail.verify((await rail.readCredential(headers))!, charge),
       "facilitator_unavailable",
       /ECONNREFUSED/,
     );
@@ -451,7 +451,7 @@ describe("createX402Rail: settle and receipts", () => {
   it("settles through the facilitator and answers PAYMENT-RESPONSE with the transaction", async () => {
     const { rail, client, clock, account } = setup();
     const headers = await pay(client, await rail.challenge(charge));
-    const payment = await rail.verify(rail.readCredential(headers)!, charge);
+    const payment = await rail.verify((await rail.readCredential(headers))!, charge);
     clock.advance(1_000);
     const settlement = await rail.settle(payment, charge);
     const a = payloadOf(headers).payload.authorization;
@@ -500,7 +500,7 @@ describe("createX402Rail: settle and receipts", () => {
   it("refuses to settle a reused nonce (settlement_failed with the facilitator's reason)", async () => {
     const { rail, client } = setup();
     const headers = await pay(client, await rail.challenge(charge));
-    const payment = await rail.verify(rail.readCredential(headers)!, charge);
+    const payment = await rail.verify((await rail.readCredential(headers))!, charge);
     await rail.settle(payment, charge);
     await refused(
       () => rail.settle(payment, charge),
@@ -508,7 +508,7 @@ describe("createX402Rail: settle and receipts", () => {
       /invalid_exact_evm_nonce_already_used/,
     );
     await refused(
-      () => rail.verify(rail.readCredential(headers)!, charge),
+      async () => rail.verify((await rail.readCredential(headers))!, charge),
       "verification_failed",
       /invalid_exact_evm_nonce_already_used/,
     );
@@ -531,7 +531,7 @@ describe("createX402Rail: settle and receipts", () => {
       },
     });
     const payment = await rail.verify(
-      rail.readCredential(await pay(client, await rail.challenge(charge)))!,
+      (await rail.readCredential(await pay(client, await rail.challenge(charge))))!,
       charge,
     );
     const settlement = await rail.settle(payment, charge);
@@ -553,7 +553,7 @@ describe("createX402Rail: settle and receipts", () => {
     });
     const { rail, client } = setup({ facilitator: { ...local, settle: (p, r) => settle(p, r) } });
     const payment = await rail.verify(
-      rail.readCredential(await pay(client, await rail.challenge(charge)))!,
+      (await rail.readCredential(await pay(client, await rail.challenge(charge))))!,
       charge,
     );
     await refused(() => rail.settle(payment, charge), "settlement_failed", /insufficient_balance/);
@@ -570,7 +570,7 @@ describe("createX402Rail: settle and receipts", () => {
   it("settles only the charge it verified", async () => {
     const { rail, client } = setup();
     const payment = await rail.verify(
-      rail.readCredential(await pay(client, await rail.challenge(charge)))!,
+      (await rail.readCredential(await pay(client, await rail.challenge(charge))))!,
       charge,
     );
     await refused(() => rail.settle(payment, { ...charge, amount_cents: 341 }), "payment_mismatch");
@@ -584,8 +584,8 @@ describe("createX402Rail: credentials from any transport", () => {
     assert.equal(rail.credentialHeader, "payment-signature");
     const headers = await pay(client, await rail.challenge(charge));
     const value = headers.get("payment-signature") ?? "";
-    assert.deepEqual(rail.parseCredential(value), rail.readCredential(headers));
-    assert.deepEqual(rail.parseCredential(` ${value} `)?.decoded, payloadOf(headers));
+    assert.deepEqual(await rail.parseCredential(value), await rail.readCredential(headers));
+    assert.deepEqual((await rail.parseCredential(` ${value} `))?.decoded, payloadOf(headers));
   });
 
   it("refuses an oversized value before decoding it, and a value that is not base64 JSON, with clear messages", async () => {
@@ -604,7 +604,7 @@ describe("createX402Rail: credentials from any transport", () => {
 
 describe("createX402Rail: confirm on the local facilitator", () => {
   async function verified(rail: ReturnType<typeof setup>["rail"], client: x402Client) {
-    return rail.verify(rail.readCredential(await pay(client, await rail.challenge(charge)))!, charge);
+    return rail.verify((await rail.readCredential(await pay(client, await rail.challenge(charge))))!, charge);
   }
 
   function ask(payment: Awaited<ReturnType<typeof verified>>, startedAt: number) {

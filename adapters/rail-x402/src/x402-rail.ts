@@ -118,7 +118,7 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
     }
   }
 
-  function parseCredential(value: string) {
+  async function parseCredential(value: string) {
     return { protocol: "x402" as const, raw: value, decoded: decodePaymentSignature(value.trim()) };
   }
 
@@ -159,7 +159,7 @@ export function createX402Rail(options: X402RailOptions): PaymentRail {
     // Every PAYMENT-SIGNATURE value is meant for x402, so a value that does not decode is malformed, never foreign.
     parseCredential,
 
-    readCredential(headers) {
+    async readCredential(headers) {
       const raw = headers.get(PAYMENT_SIGNATURE_HEADER);
       return raw === null ? undefined : parseCredential(raw);
     },

@@ -79,6 +79,9 @@ export interface CoreDeps {
   pdfWork?: PdfWork;
 }
 
+/** How often `fulfil` looks for expired previews of unpaid work. */
+const PREVIEW_COLLECTION_INTERVAL_MS = 60_000;
+
 export type ValidateInput = {
   body: unknown;
   raw?: Uint8Array | string;
@@ -185,6 +188,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     if (!rate.allowed) throw rateLimitedError(rate.retryAfterSeconds, "validations");
   };
   const payments = paymentContext(ctx);
+  let lastPreviewCollection = Number.NEGATIVE_INFINITY;
   const flowerCtx: FlowerContext | undefined = deps.florist
     ? {
         store: ctx.store,
@@ -229,7 +233,12 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     ...(flowerCtx ? { flowers: flowerUseCases(validateLimit, flowerCtx) } : {}),
     async fulfil(options = {}) {
-      await collectPreviews(ctx);
+      // Previews expire by the minute: collecting them once a minute keeps a busy round from reading the index.
+      const now = ctx.clock.now();
+      if (now - lastPreviewCollection >= PREVIEW_COLLECTION_INTERVAL_MS) {
+        lastPreviewCollection = now;
+        await collectPreviews(ctx);
+      }
       const confirmed = await reconcilePayments(payments, confirmers);
       const worked =
         confirmed + (await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }));

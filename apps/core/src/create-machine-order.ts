@@ -54,9 +54,9 @@ export type CreateOrderInput = CreateInput;
 export type CreateOrderOutcome = CreateOutcome<OrderStatusView>;
 
 /** True when the request carries a credential of its rail (a malformed one included). */
-function hasCredential(attempt: PaymentAttempt): boolean {
+async function hasCredential(attempt: PaymentAttempt): Promise<boolean> {
   try {
-    return readCredential(attempt.rail, attempt.credential) !== undefined;
+    return (await readCredential(attempt.rail, attempt.credential)) !== undefined;
   } catch {
     return true;
   }
@@ -86,7 +86,7 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   if (known && isPaidLike(known.record.payment_status)) return payKnown(ctx, known, input.payment);
 
   // Forms are re-checked at the stage the order is at: checkout when asking for the price, payment when paying.
-  const stage = hasCredential(input.payment) ? "payment" : "checkout";
+  const stage = (await hasCredential(input.payment)) ? "payment" : "checkout";
   const preparation = await prepareOrder(
     input.body,
     known ? { ...ctx, stage, orderId: known.record.id } : { ...ctx, stage },

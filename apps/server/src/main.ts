@@ -1,3 +1,5 @@
+// First: the memory profile applies before any other module of the server is evaluated.
+import "./memory-profile.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger, errorFields } from "./logger.ts";
 import { startServer } from "./start.ts";

@@ -1,70 +1,99 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PaymentRail, Store } from "@mailpiece/ports";
+import type { LazyPaymentRail, Store } from "@mailpiece/ports";
+import { lazyPaymentRail } from "@mailpiece/ports";
 import type { MppMethodConfig } from "@mailpiece/rail-mpp";
-import { createMppRail, stripeMethod, tempoMethod, testMethod } from "@mailpiece/rail-mpp";
-import { createHttpFacilitator, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import type { Receipt } from "mppx";
 import type { ServerConfig } from "./config.ts";
 
-/** Builds the configured payment rails. Simulated ones are reported so the server can say so loudly. */
+/**
+ * The configured payment rails. Each loads its protocol's libraries (tens of megabytes of modules for MPP and x402)
+ * the first time it is used, so a process that only validates and quotes never holds them. The configuration was
+ * checked when it was read, so building a rail does not fail on it. Simulated rails are reported so the server can
+ * say so loudly.
+ */
 export function createRails(
   config: ServerConfig,
   store: Store,
-): { rails: { x402?: PaymentRail; mpp?: PaymentRail }; simulated: string[] } {
-  const rails: { x402?: PaymentRail; mpp?: PaymentRail } = {};
+): { rails: { x402?: LazyPaymentRail; mpp?: LazyPaymentRail }; simulated: string[] } {
+  const rails: { x402?: LazyPaymentRail; mpp?: LazyPaymentRail } = {};
   const simulated: string[] = [];
   const x402 = config.payments.x402;
   if (x402) {
-    const facilitator = x402.facilitatorUrl
-      ? createHttpFacilitator({ url: x402.facilitatorUrl })
-      : createLocalFacilitator({
-          network: x402.network,
-          // Spent nonces live in the store, so a restart cannot settle one twice, and any process can confirm
-          // a settlement another one made.
-          usedNonces: {
-            async claim(key) {
-              return (await store.create(nonceKey(key), { at: Date.now() })).created;
-            },
-            async has(key) {
-              return (await store.get(nonceKey(key))) !== undefined;
-            },
-          },
-        });
-    rails.x402 = createX402Rail({ network: x402.network, payTo: x402.payTo, facilitator });
+    // Without a facilitator URL the server settles on its own local facilitator: no funds move.
+    rails.x402 = lazyPaymentRail(
+      { protocol: "x402", simulated: !x402.facilitatorUrl, credentialHeader: "payment-signature" },
+      () => buildX402(x402, store),
+    );
     if (rails.x402.simulated) simulated.push(`x402 on ${x402.network} (local facilitator, no funds move)`);
   }
   const mpp = config.payments.mpp;
   if (mpp) {
-    const methods: MppMethodConfig[] = mpp.methods.map((name) => {
-      switch (name) {
-        case "test":
-          // Test charges are recorded in the store, so any process can confirm a charge another one made.
-          return testMethod({
-            ledger: {
-              async record(challengeId, receipt) {
-                return (await store.create<Receipt.Receipt>(chargeKey(challengeId), receipt)).record.value;
-              },
-              async read(challengeId) {
-                return (await store.get<Receipt.Receipt>(chargeKey(challengeId)))?.value;
-              },
-            },
-          });
-        case "tempo":
-          return tempoMethod({ recipient: mpp.tempoRecipient as `0x${string}` });
-        default:
-          return stripeMethod({ secretKey: mpp.stripeSecretKey!, networkId: mpp.stripeNetworkId! });
-      }
-    });
-    rails.mpp = createMppRail({
-      realm: mpp.realm,
-      secretKey: mpp.secretKey ?? persistentSecret(config, "mpp-secret"),
-      methods,
-    });
+    // The secret is read (or made) now: signed challenges must verify in every process from the first request.
+    const secretKey = mpp.secretKey ?? persistentSecret(config, "mpp-secret");
+    // Only the test method moves no money.
+    rails.mpp = lazyPaymentRail(
+      {
+        protocol: "mpp",
+        simulated: mpp.methods.every((name) => name === "test"),
+        credentialHeader: "authorization",
+      },
+      () => buildMpp(mpp, secretKey, store),
+    );
     if (rails.mpp.simulated) simulated.push("MPP with the test method (tok_test_ tokens, no funds move)");
   }
   return { rails, simulated };
+}
+
+type X402Config = NonNullable<ServerConfig["payments"]["x402"]>;
+type MppConfig = NonNullable<ServerConfig["payments"]["mpp"]>;
+
+async function buildX402(x402: X402Config, store: Store) {
+  const { createHttpFacilitator, createLocalFacilitator, createX402Rail } = await import(
+    "@mailpiece/rail-x402"
+  );
+  const facilitator = x402.facilitatorUrl
+    ? createHttpFacilitator({ url: x402.facilitatorUrl })
+    : createLocalFacilitator({
+        network: x402.network,
+        // Spent nonces live in the store, so a restart cannot settle one twice, and any process can confirm
+        // a settlement another one made.
+        usedNonces: {
+          async claim(key) {
+            return (await store.create(nonceKey(key), { at: Date.now() })).created;
+          },
+          async has(key) {
+            return (await store.get(nonceKey(key))) !== undefined;
+          },
+        },
+      });
+  return createX402Rail({ network: x402.network, payTo: x402.payTo, facilitator });
+}
+
+async function buildMpp(mpp: MppConfig, secretKey: string, store: Store) {
+  const { createMppRail, stripeMethod, tempoMethod, testMethod } = await import("@mailpiece/rail-mpp");
+  const methods: MppMethodConfig[] = mpp.methods.map((name) => {
+    switch (name) {
+      case "test":
+        // Test charges are recorded in the store, so any process can confirm a charge another one made.
+        return testMethod({
+          ledger: {
+            async record(challengeId, receipt) {
+              return (await store.create<Receipt.Receipt>(chargeKey(challengeId), receipt)).record.value;
+            },
+            async read(challengeId) {
+              return (await store.get<Receipt.Receipt>(chargeKey(challengeId)))?.value;
+            },
+          },
+        });
+      case "tempo":
+        return tempoMethod({ recipient: mpp.tempoRecipient as `0x${string}` });
+      default:
+        return stripeMethod({ secretKey: mpp.stripeSecretKey!, networkId: mpp.stripeNetworkId! });
+    }
+  });
+  return createMppRail({ realm: mpp.realm, secretKey, methods });
 }
 
 /**

@@ -221,8 +221,8 @@ async function settleFails(rail: PaymentRail, payment: VerifiedPayment, charge: 
   assert.fail(`${what}: settle was made to fail, but it answered ${describeValue(outcome)}`);
 }
 
-function credentialOf(rail: PaymentRail, headers: Headers): PaymentCredential {
-  const credential = rail.readCredential(headers);
+async function credentialOf(rail: PaymentRail, headers: Headers): Promise<PaymentCredential> {
+  const credential = await rail.readCredential(headers);
   assert.ok(credential, "the rail reads the credential its client sent");
   assert.equal(credential.protocol, rail.protocol, "the credential names the rail's protocol");
   return credential;
@@ -245,7 +245,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
   /** Challenges, pays and verifies one charge. */
   async function paidAndVerified(ctx: PaymentRailContext, charge: Charge) {
     const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
-    const payment = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+    const payment = await ctx.rail.verify(await credentialOf(ctx.rail, headers), charge);
     return { headers, payment };
   }
 
@@ -271,13 +271,13 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
         rail.credentialHeader.toLowerCase(),
         "the header name is lower-case",
       );
-      assert.equal(rail.readCredential(new Headers()), undefined);
+      assert.equal(await rail.readCredential(new Headers()), undefined);
       const unrelated = new Headers({
         "content-type": "application/json",
         accept: "application/json",
         "idempotency-key": "3f0c6a1e-0000-4000-8000-000000000000",
       });
-      assert.equal(rail.readCredential(unrelated), undefined);
+      assert.equal(await rail.readCredential(unrelated), undefined);
     }),
 
     "readCredential refuses an undecodable credential with malformed_credential": run(async (ctx) => {
@@ -316,7 +316,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
       const cheaper = { ...charge, amount_cents: charge.amount_cents - 1 };
       for (const other of [dearer, cheaper]) {
         await refusedWith(
-          () => ctx.rail.verify(credentialOf(ctx.rail, headers), other),
+          async () => ctx.rail.verify(await credentialOf(ctx.rail, headers), other),
           "payment_mismatch",
           `a ${charge.amount_cents}-cent credential for a ${other.amount_cents}-cent charge`,
         );
@@ -328,7 +328,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
       const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
       const elsewhere = { ...charge, resource_url: "https://mailpiece.example/api/machine/flower-letters" };
       await refusedWith(
-        () => ctx.rail.verify(credentialOf(ctx.rail, headers), elsewhere),
+        async () => ctx.rail.verify(await credentialOf(ctx.rail, headers), elsewhere),
         "payment_mismatch",
         "a credential for another resource",
       );
@@ -339,7 +339,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
       const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
       const tampered = ctx.tamper(headers);
       await refusedWith(
-        () => ctx.rail.verify(credentialOf(ctx.rail, tampered), charge),
+        async () => ctx.rail.verify(await credentialOf(ctx.rail, tampered), charge),
         // A protocol that binds the terms into the challenge (MPP's HMAC id) sees a broken binding instead.
         ["payment_mismatch", "invalid_challenge"],
         "a tampered credential",
@@ -351,7 +351,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
       const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
       await ctx.expire();
       await refusedWith(
-        () => ctx.rail.verify(credentialOf(ctx.rail, headers), charge),
+        async () => ctx.rail.verify(await credentialOf(ctx.rail, headers), charge),
         "payment_expired",
         "an expired credential",
       );
@@ -362,7 +362,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
         const charge = chargeFixture();
         const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
         await refusedWith(
-          () => ctx.rail.verify(credentialOf(ctx.rail, ctx.forge(headers)), charge),
+          async () => ctx.rail.verify(await credentialOf(ctx.rail, ctx.forge(headers)), charge),
           ["verification_failed", "invalid_challenge"],
           "a forged credential",
         );
@@ -372,16 +372,16 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
       const charge = chargeFixture();
       const { headers, payment } = await paidAndVerified(ctx, charge);
       await refusedWith(
-        () => ctx.rail.verify(credentialOf(ctx.rail, ctx.tamper(headers)), charge),
+        async () => ctx.rail.verify(await credentialOf(ctx.rail, ctx.tamper(headers)), charge),
         ["payment_mismatch", "invalid_challenge"],
         "a tampered copy",
       );
       await refusedWith(
-        () => ctx.rail.verify(credentialOf(ctx.rail, ctx.forge(headers)), charge),
+        async () => ctx.rail.verify(await credentialOf(ctx.rail, ctx.forge(headers)), charge),
         ["verification_failed", "invalid_challenge"],
         "a forged copy",
       );
-      const again = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+      const again = await ctx.rail.verify(await credentialOf(ctx.rail, headers), charge);
       assert.equal(again.replayKey, payment.replayKey, "verifying twice spends nothing");
       const settlement = await ctx.rail.settle(again, charge);
       assert.equal(
@@ -397,15 +397,15 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
         const challenge = await ctx.rail.challenge(charge);
         const headers = await ctx.pay(challenge, charge);
         const copy = new Headers(headers);
-        const first = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
-        const second = await ctx.rail.verify(credentialOf(ctx.rail, copy), charge);
+        const first = await ctx.rail.verify(await credentialOf(ctx.rail, headers), charge);
+        const second = await ctx.rail.verify(await credentialOf(ctx.rail, copy), charge);
         assert.equal(typeof first.replayKey, "string");
         assert.ok(first.replayKey.length > 0, "the replay key is not empty");
         assert.equal(second.replayKey, first.replayKey, "copies of one credential share a replay key");
         // Another payment: another order's challenge (a challenge id is single-use, so it cannot pay twice).
         const otherCharge = chargeFixture();
         const another = await ctx.rail.verify(
-          credentialOf(ctx.rail, await ctx.pay(await ctx.rail.challenge(otherCharge), otherCharge)),
+          await credentialOf(ctx.rail, await ctx.pay(await ctx.rail.challenge(otherCharge), otherCharge)),
           otherCharge,
         );
         assert.notEqual(another.replayKey, first.replayKey, "a second payment has its own replay key");
@@ -494,11 +494,11 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
         const headers = await ctx.pay(await ctx.rail.challenge(charge), charge);
         const value = headers.get(ctx.rail.credentialHeader);
         assert.ok(value !== null, `the client sends its credential in ${ctx.rail.credentialHeader}`);
-        const parsed = ctx.rail.parseCredential(value);
+        const parsed = await ctx.rail.parseCredential(value);
         assert.ok(parsed, "the rail parses its own credential's value");
-        assert.deepEqual(parsed, ctx.rail.readCredential(headers), "both readings give one credential");
+        assert.deepEqual(parsed, await ctx.rail.readCredential(headers), "both readings give one credential");
         const fromValue = await ctx.rail.verify(parsed, charge);
-        const fromHeaders = await ctx.rail.verify(credentialOf(ctx.rail, headers), charge);
+        const fromHeaders = await ctx.rail.verify(await credentialOf(ctx.rail, headers), charge);
         assert.equal(fromValue.replayKey, fromHeaders.replayKey, "both readings verify as one payment");
       },
     ),

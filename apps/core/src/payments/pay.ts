@@ -117,7 +117,7 @@ export async function payFor<R extends PayableRecord>(
 
   let verified: VerifiedPayment;
   try {
-    const credential = readCredential(attempt.rail, attempt.credential);
+    const credential = await readCredential(attempt.rail, attempt.credential);
     if (!credential) return challenge(record);
     verified = await attempt.rail.verify(credential, charge);
   } catch (error) {
