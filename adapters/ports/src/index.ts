@@ -1,4 +1,6 @@
+export * from "./address-provider.ts";
 export * from "./blob-store.ts";
+export * from "./checkout-payments.ts";
 export * from "./errors.ts";
 export * from "./florist-provider.ts";
 export * from "./lazy-payment-rail.ts";
