@@ -58,3 +58,40 @@ export type CheckoutPaymentErrorCode =
 
 /** The error of the checkout payments port. `message` is safe to show to the buyer. */
 export class CheckoutPaymentError extends defineError<CheckoutPaymentErrorCode>("CheckoutPaymentError") {}
+
+/** The longest idempotency key a payment provider takes (Stripe's limit). */
+export const MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * Refuses a charge whose terms the port does not allow (every adapter checks them before anything else): `amount_cents` a positive integer, `currency` "usd", an
+ * idempotency key of 1 to 255 characters, a description and metadata of strings. Throws `invalid_request`.
+ */
+export function assertCheckoutCharge(request: CheckoutCharge): void {
+  const refuse = (message: string) => new CheckoutPaymentError("invalid_request", message);
+  if (typeof request !== "object" || request === null) throw refuse("The charge request is missing.");
+  const { amount_cents: amount, currency, idempotency_key: key, description, metadata } = request;
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw refuse("amount_cents must be a positive integer.");
+  if (currency !== "usd") throw refuse('currency must be "usd".');
+  if (typeof key !== "string" || key.length === 0 || key.length > MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH) {
+    throw refuse(
+      `idempotency_key must be a string of 1 to ${MAX_CHECKOUT_IDEMPOTENCY_KEY_LENGTH} characters.`,
+    );
+  }
+  if (typeof description !== "string") throw refuse("description must be a string.");
+  if (metadata !== undefined && !isStringRecord(metadata))
+    throw refuse("metadata must map strings to strings.");
+}
+
+/** True when `token` has the form of a shared payment token: `spt_` followed by letters, digits, `_` or `-`. */
+export function isSharedPaymentToken(token: unknown): token is string {
+  return typeof token === "string" && /^spt_[A-Za-z0-9_-]{1,250}$/.test(token);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === "string")
+  );
+}

@@ -1,5 +1,6 @@
 import type { MailpieceCore } from "@mailpiece/core";
 import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
+import { createMcpApp } from "@mailpiece/mcp";
 import { H3 } from "h3";
 import type { Logger } from "./logger.ts";
 import { errorFields } from "./logger.ts";
@@ -15,7 +16,10 @@ export interface ServerAppOptions {
 }
 
 /** Every surface of the reference deployment on one h3 app, plus /health and a JSON 404. */
-export function createServerApp(core: MailpieceCore, options: ServerAppOptions): H3 {
+export function createServerApp(
+  core: MailpieceCore,
+  options: ServerAppOptions,
+): H3 & { close(): Promise<void> } {
   const { logger } = options;
   const onUnexpectedError = (error: unknown) => logger.error("unexpected error", errorFields(error));
   const app = new H3({
@@ -58,6 +62,15 @@ export function createServerApp(core: MailpieceCore, options: ServerAppOptions):
     }),
   );
 
+  // The agent tools (spec 1): MCP over streamable HTTP at /mcp, on the same core.
+  const mcp = createMcpApp(core, {
+    publicUrl: options.publicUrl,
+    version: options.version,
+    trustProxy: options.trustProxy === true,
+    onUnexpectedError,
+  });
+  app.mount("", mcp);
+
   app.all("/**", () => errorAnswer("not_found", "No such resource."));
-  return app;
+  return Object.assign(app, { close: () => mcp.close() });
 }

@@ -3,12 +3,14 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { appTarget, machineSuite, urlTarget } from "@mailpiece/conformance";
+import { appTarget, letterOrder, machineSuite, urlTarget } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import { systemClock } from "@mailpiece/ports";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
@@ -85,6 +87,27 @@ describe("over HTTP", () => {
     });
     expect((await once(usage, "exit"))[0]).toBe(2);
   }, 120_000);
+
+  it("serves the agent tools at /mcp to the MCP SDK client, on the same orders", async () => {
+    const client = new Client({ name: "server-test-agent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
+    try {
+      const ping = await client.callTool({ name: "svc.ping", arguments: {} });
+      expect(ping.structuredContent).toMatchObject({ status: "ok", service: "mailpiece" });
+      const order = letterOrder();
+      const created = await client.callTool({
+        name: "svc.create_machine_order",
+        arguments: { payment_protocol: "x402", order },
+      });
+      const { order_id } = created.structuredContent as { order_id: string };
+      // The order the tool made is the machine API's order.
+      const status = await fetch(`${running.url}/api/machine/orders/${order_id}`);
+      expect(status.status).toBe(200);
+      expect(await status.json()).toMatchObject({ order_id, is_paid: false });
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe("start", () => {

@@ -147,6 +147,8 @@ export async function startServer(
     core,
     close() {
       closing ??= (async () => {
+        // Open MCP sessions hold SSE streams: they end first, so that the server can stop.
+        await app?.close();
         await server.close();
         await worker.stop();
         await core.close();

@@ -1,0 +1,4 @@
+export type { McpAppOptions } from "./mcp-app.ts";
+export { createMcpApp } from "./mcp-app.ts";
+export type { ToolDefinition } from "./tools.ts";
+export { TOOLS } from "./tools.ts";

@@ -1,0 +1,179 @@
+import type { MailpieceCore } from "@mailpiece/core";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { H3Event } from "h3";
+import { getRequestIP, H3 } from "h3";
+import { createRequestLimiter } from "./request-limiter.ts";
+
+export interface McpAppOptions {
+  /** Absolute base URL of the deployment: its host (and origin) are the only ones /mcp answers. */
+  publicUrl: string;
+  version: string;
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you trust). */
+  trustProxy?: boolean;
+  /** More Host values to answer besides the public URL's (host or host:port), e.g. a load balancer's name. */
+  allowedHosts?: string[];
+  /** Requests to /mcp one client may send per minute (default 600); past it: 429 with Retry-After. */
+  requestsPerMinute?: number;
+  /** Open sessions at most (default 1000); past it a new session is refused with 503. */
+  maxSessions?: number;
+  /** A session unused this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Called with every unexpected error; never with request bodies. */
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+
+/**
+ * The agent tools over MCP's streamable HTTP transport at /mcp: POST for JSON-RPC, GET for the server's SSE stream,
+ * DELETE to end a session. A session starts with `initialize` and is named by the `mcp-session-id` header after
+ * it. Requests whose Host (or Origin) is not the deployment's own are refused (DNS rebinding); a client past its
+ * request budget gets 429 with Retry-After. The MCP SDK loads with the first request, so a deployment whose agents
+ * never call it does not hold it.
+ */
+export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & { close(): Promise<void> } {
+  const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  const own = new URL(publicUrl);
+  const hosts = new Set([
+    own.host.toLowerCase(),
+    ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
+  ]);
+  const limiter = createRequestLimiter(options.requestsPerMinute ?? 600, 60_000);
+  const maxSessions = options.maxSessions ?? 1000;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sessions = new Map<string, Session>();
+  const sdk = loadSdk();
+  const clientKeyOf = (event: H3Event) =>
+    getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown";
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastUsed > idleMs) {
+          sessions.delete(id);
+          session.transport.close().catch(() => {});
+        }
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
+
+  const handle = async (event: H3Event): Promise<Response> => {
+    const request = event.req;
+    const refusal = checkOrigin(request, hosts, own.origin);
+    if (refusal) return refusal;
+    const clientKey = clientKeyOf(event);
+    const rate = limiter.consume(clientKey, Date.now());
+    if (!rate.allowed) {
+      return rpcError(429, -32000, "Too many requests to /mcp; slow down.", {
+        "retry-after": String(rate.retryAfterSeconds),
+      });
+    }
+    const { transports, server } = await sdk;
+    const authInfo = { token: "", clientId: clientKey, scopes: [] };
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) return rpcError(404, -32001, "Session not found: initialize a new session.");
+      session.lastUsed = Date.now();
+      return session.transport.handleRequest(request, { authInfo });
+    }
+    if (request.method !== "POST") {
+      return rpcError(400, -32000, "Bad Request: no mcp-session-id; initialize a session with a POST first.");
+    }
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return rpcError(400, -32700, "Parse error: the body is not JSON.");
+    }
+    if (!transports.isInitialize(body)) {
+      return rpcError(
+        400,
+        -32000,
+        "Bad Request: no mcp-session-id; the first request of a session is initialize.",
+      );
+    }
+    if (sessions.size >= maxSessions) {
+      return rpcError(503, -32000, "Too many open sessions; try again shortly.", { "retry-after": "5" });
+    }
+    const transport: WebStandardStreamableHTTPServerTransport = new transports.Transport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastUsed: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    await server(core, publicUrl, options.version).connect(transport);
+    return transport.handleRequest(request, { parsedBody: body, authInfo });
+  };
+
+  const app = new H3({
+    onError: (error) => {
+      options.onUnexpectedError?.(error);
+      return rpcError(500, -32603, "Internal error.");
+    },
+  });
+  app.all("/mcp", handle);
+  return Object.assign(app, {
+    async close() {
+      clearInterval(sweep);
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(open.map((session) => session.transport.close()));
+    },
+  });
+}
+
+/** The MCP SDK and the tool server, loaded once, on the first request. */
+async function loadSdk() {
+  const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest }, { createToolServer }] =
+    await Promise.all([
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+      import("@modelcontextprotocol/sdk/types.js"),
+      import("./mcp-server.ts"),
+    ]);
+  return {
+    transports: { Transport: WebStandardStreamableHTTPServerTransport, isInitialize: isInitializeRequest },
+    server: (core: MailpieceCore, publicUrl: string, version: string) =>
+      createToolServer((clientKey) => ({ core, publicUrl, clientKey, version }), { version }),
+  };
+}
+
+/** 403 for a Host that is not the deployment's, or an Origin from another site (DNS rebinding); else undefined. */
+function checkOrigin(request: Request, hosts: Set<string>, origin: string): Response | undefined {
+  const host = (request.headers.get("host") ?? "").toLowerCase();
+  if (!hosts.has(host)) return rpcError(403, -32000, `Forbidden: ${host || "no"} Host is not this server's.`);
+  const from = request.headers.get("origin");
+  if (from !== null && from !== origin && !hosts.has(hostOf(from))) {
+    return rpcError(403, -32000, "Forbidden: requests from another origin are not accepted.");
+  }
+  return undefined;
+}
+
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
+/** A JSON-RPC error answered before any message is read (its id is null). */
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+}

@@ -1,0 +1,193 @@
+import { CheckoutPaymentError, type CheckoutPaymentErrorCode, type CheckoutPayments } from "@mailpiece/ports";
+import { describe, expect, it } from "vitest";
+import { runSuite } from "../kit.ts";
+import {
+  CHECKOUT_PAYMENTS_CONTRACT_NAMES,
+  type CheckoutPaymentsContractContext,
+  type CheckoutPaymentsContractName,
+  checkoutPaymentsContract,
+} from "./checkout-payments-contract.ts";
+
+/** Ways to break the small reference provider below, each of which one contract test must catch. */
+type Fault =
+  | "receipt in dollars"
+  | "charges again on a repeat"
+  | "racy charge"
+  | "one charge per terms"
+  | "ignores other terms"
+  | "pays any token"
+  | "declines as invalid_token"
+  | "pays without authentication"
+  | "takes fractions of a cent"
+  | "forgets a lost answer"
+  | "keeps a failed attempt"
+  | "token in messages";
+
+const TOKENS = {
+  ok: "spt_ref_ok",
+  declined: "spt_ref_declined",
+  requiresAction: "spt_ref_3ds",
+  unknown: "spt_ref_unknown",
+};
+
+interface Outcome {
+  terms: string;
+  receipt?: { reference: string; amount_cents: number; currency: "usd"; paidAt: number };
+  refusal?: CheckoutPaymentErrorCode;
+}
+
+/** A deliberately plain provider: correct with no faults, so every contract test passes on it. */
+function referenceProvider(faults: ReadonlySet<Fault>): CheckoutPaymentsContractContext {
+  const byKey = new Map<string, Outcome>();
+  let sequence = 0;
+  let next: "lose" | "unreachable" | undefined;
+  const fail = (code: CheckoutPaymentErrorCode, message: string, token: string) =>
+    new CheckoutPaymentError(code, faults.has("token in messages") ? `${message} (${token})` : message);
+
+  const payments: CheckoutPayments = {
+    name: "reference",
+    simulated: true,
+    async charge(request) {
+      const { token, amount_cents: amount, currency } = request;
+      const fault = next;
+      next = undefined;
+      const spt = typeof token === "string" && token.startsWith("spt_");
+      if (!spt && !faults.has("pays any token"))
+        throw fail("invalid_token", "not a shared payment token", token);
+      const whole = faults.has("takes fractions of a cent")
+        ? amount > 0
+        : Number.isSafeInteger(amount) && amount > 0;
+      if (!whole || currency !== "usd") throw fail("invalid_request", "amount or currency", token);
+      if (fault === "unreachable") {
+        if (faults.has("keeps a failed attempt")) byKey.set(request.idempotency_key, { terms: "pending" });
+        throw fail("provider_unavailable", "unreachable", token);
+      }
+      const terms = faults.has("ignores other terms") ? "" : `${amount}|${token}`;
+      let existing = byKey.get(request.idempotency_key);
+      if (faults.has("one charge per terms")) existing ??= [...byKey.values()].find((o) => o.terms === terms);
+      if (existing && !faults.has("charges again on a repeat")) {
+        if (existing.terms !== terms) throw fail("idempotency_conflict", "key used with other terms", token);
+        if (existing.refusal) throw fail(existing.refusal, "refused before", token);
+        return { ...(existing.receipt as NonNullable<Outcome["receipt"]>) };
+      }
+      // Between reading the key and recording it: another caller may pass the same check.
+      if (faults.has("racy charge")) await new Promise<void>((resolve) => setImmediate(resolve));
+      const paid = (): Outcome => {
+        sequence += 1;
+        const cents = faults.has("receipt in dollars") ? amount / 100 : amount;
+        const paidAt = 1_767_225_600_000 + sequence;
+        return {
+          terms,
+          receipt: { reference: `ref_${sequence}`, amount_cents: cents, currency: "usd", paidAt },
+        };
+      };
+      let outcome: Outcome;
+      if (token === TOKENS.ok || (faults.has("pays any token") && !spt)) {
+        outcome = paid();
+      } else if (token === TOKENS.declined) {
+        outcome = {
+          terms,
+          refusal: faults.has("declines as invalid_token") ? "invalid_token" : "payment_declined",
+        };
+      } else if (token === TOKENS.requiresAction) {
+        outcome = faults.has("pays without authentication") ? paid() : { terms, refusal: "requires_action" };
+      } else {
+        throw fail("invalid_token", "unknown shared payment token", token);
+      }
+      if (!(fault === "lose" && faults.has("forgets a lost answer")))
+        byKey.set(request.idempotency_key, outcome);
+      if (fault === "lose") throw fail("provider_unavailable", "the answer was lost", token);
+      if (outcome.refusal) throw fail(outcome.refusal, "refused", token);
+      return { ...(outcome.receipt as NonNullable<Outcome["receipt"]>) };
+    },
+  };
+  return {
+    payments,
+    tokens: TOKENS,
+    faults: {
+      loseAnswer: () => {
+        next = "lose";
+      },
+      unreachable: () => {
+        next = "unreachable";
+      },
+    },
+  };
+}
+
+async function failuresWith(faults: Fault[], withFaults = true): Promise<Map<string, string>> {
+  const set = new Set(faults);
+  const report = await runSuite(
+    checkoutPaymentsContract({
+      name: "reference",
+      async create() {
+        const context = referenceProvider(set);
+        if (!withFaults) delete context.faults;
+        return context;
+      },
+    }),
+  );
+  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+}
+
+describe("checkoutPaymentsContract", () => {
+  it("has one test per name, in the order of CHECKOUT_PAYMENTS_CONTRACT_NAMES", () => {
+    const suite = checkoutPaymentsContract({
+      name: "reference",
+      create: async () => referenceProvider(new Set()),
+    });
+    expect(suite.tests.map((t) => t.name)).toEqual([...CHECKOUT_PAYMENTS_CONTRACT_NAMES]);
+    expect(new Set(CHECKOUT_PAYMENTS_CONTRACT_NAMES).size).toBe(CHECKOUT_PAYMENTS_CONTRACT_NAMES.length);
+    expect(suite.name).toBe("CheckoutPayments contract: reference");
+  });
+
+  it("passes a correct provider, with faults and without", async () => {
+    expect(await failuresWith([])).toEqual(new Map());
+    expect(await failuresWith([], false)).toEqual(new Map());
+  });
+
+  it("checks nothing in the fault tests of a provider that offers no faults", async () => {
+    const failures = await failuresWith(["forgets a lost answer", "keeps a failed attempt"], false);
+    expect(failures).toEqual(new Map());
+  });
+
+  const caught: Array<[Fault, CheckoutPaymentsContractName]> = [
+    ["receipt in dollars", "charge answers a well-formed receipt for the amount charged"],
+    ["charges again on a repeat", "a repeat under the same key and terms answers the first receipt"],
+    ["racy charge", "concurrent calls under one key charge once and answer one reference"],
+    ["one charge per terms", "different keys make different charges"],
+    [
+      "ignores other terms",
+      "the same key with other terms is refused with idempotency_conflict, changing nothing",
+    ],
+    [
+      "pays any token",
+      "a token that is not a shared payment token, or one the provider does not know, is refused with invalid_token",
+    ],
+    ["declines as invalid_token", "a declined payment is refused with payment_declined, also on a repeat"],
+    [
+      "pays without authentication",
+      "a payment that needs authentication is refused with requires_action, also on a repeat",
+    ],
+    [
+      "takes fractions of a cent",
+      "an amount that is not a positive integer or a currency other than usd is refused with invalid_request",
+    ],
+    [
+      "forgets a lost answer",
+      "after a lost answer a retry under the same key answers the charge that happened",
+    ],
+    ["keeps a failed attempt", "after an unreachable provider a retry under the same key charges once"],
+    ["token in messages", "errors are CheckoutPaymentErrors that carry no token"],
+  ];
+  for (const [fault, test] of caught) {
+    it(`catches a provider with the fault "${fault}" in "${test}"`, async () => {
+      const failures = await failuresWith([fault]);
+      expect([...failures.keys()]).toContain(test);
+    });
+  }
+
+  it("covers every contract test with a fault", () => {
+    expect(new Set(caught.map(([, test]) => test))).toEqual(new Set(CHECKOUT_PAYMENTS_CONTRACT_NAMES));
+  });
+});
