@@ -1,3 +1,4 @@
+export * from "./address/address-provider-contract.ts";
 export * from "./checkout/checkout-payments-contract.ts";
 export * from "./florist/florist-provider-contract.ts";
 export * from "./kit.ts";

@@ -1,4 +1,4 @@
-import { defineError } from "@mailpiece/errors";
+import { defineError, type ErrorOptions } from "@mailpiece/errors";
 
 /**
  * The AddressProvider port: address search for people and agents who type part of an address (spec 1,
@@ -70,8 +70,23 @@ export interface StructuredAddress {
 
 export type AddressErrorCode = "invalid_query" | "unknown_container" | "provider_unavailable";
 
-/** The error of the address port. `field` names the argument at fault. */
-export class AddressError extends defineError<AddressErrorCode>("AddressError") {}
+const AddressErrorBase = defineError<AddressErrorCode>("AddressError");
+
+/** The error of the address port. `code` is a stable wire contract; `field` names the argument at fault. */
+export class AddressError extends AddressErrorBase {
+  /** The argument at fault: `query`, `country_code`, `container` or `limit`. */
+  readonly field: string | undefined;
+
+  constructor(code: AddressErrorCode, message: string, options?: ErrorOptions & { field?: string }) {
+    super(code, message, options);
+    this.field = options?.field;
+  }
+
+  /** True for any AddressError, also one created by another copy of this package. */
+  static override isInstance(value: unknown): value is AddressError {
+    return AddressErrorBase.isInstance(value);
+  }
+}
 
 /** Limits every provider shares. */
 export const ADDRESS_SEARCH_LIMITS = Object.freeze({

@@ -2,6 +2,8 @@ import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, FormsError, findWorkflow, listWorkflows, workflowSchema } from "@mailpiece/forms";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type {
+  AddressProvider,
+  AddressSuggestion,
   BlobStore,
   Clock,
   FloristProvider,
@@ -11,6 +13,8 @@ import type {
   Store,
 } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
+import type { AddressSearchInput } from "./addresses.ts";
+import { addressSearch } from "./addresses.ts";
 import { campaignPayable } from "./campaign-payable.ts";
 import type { CampaignView } from "./campaign-status.ts";
 import { campaignView } from "./campaign-status.ts";
@@ -65,6 +69,8 @@ export interface CoreDeps {
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
   /** The workflow forms offered; default: the built-in ones of spec 2. */
   workflows?: readonly Workflow[];
+  /** Address search (spec 1: svc.search_addresses); without one, search is not offered. */
+  addresses?: AddressProvider;
   /** The florist for flower letters; without one the flower-letter endpoints answer 503. */
   florist?: FloristProvider;
   /** Print providers, in routing order; without them paid orders wait in queued. */
@@ -115,6 +121,12 @@ export interface MailpieceCore {
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
+  /**
+   * Address search (spec 1), when a provider is configured: suggestions of type Address or Container; a Container is
+   * searched again with `container`. Throws validation_failed on the argument at fault, rate_limited past 120
+   * searches a minute or 3000 a day per client, address_search_unavailable when the provider cannot answer.
+   */
+  searchAddresses?(input: AddressSearchInput): Promise<AddressSuggestion[]>;
   /** Flower letters (spec 1), when a florist is configured. */
   readonly flowers?: {
     /** Checks and quotes a flower letter with the florist. Throws as validateOrder does. */
@@ -189,6 +201,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   };
   const payments = paymentContext(ctx);
   let lastPreviewCollection = Number.NEGATIVE_INFINITY;
+  const search = deps.addresses ? addressSearch(deps.addresses) : undefined;
   const flowerCtx: FlowerContext | undefined = deps.florist
     ? {
         store: ctx.store,
@@ -232,6 +245,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;
     },
     ...(flowerCtx ? { flowers: flowerUseCases(validateLimit, flowerCtx) } : {}),
+    ...(search ? { searchAddresses: (input: AddressSearchInput) => search(input, ctx.clock.now()) } : {}),
     async fulfil(options = {}) {
       // Previews expire by the minute: collecting them once a minute keeps a busy round from reading the index.
       const now = ctx.clock.now();

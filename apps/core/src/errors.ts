@@ -32,6 +32,7 @@ export type CoreErrorCode =
   | "invalid_query"
   | "payment_rail_unavailable"
   | "florist_unavailable"
+  | "address_search_unavailable"
   | "service_busy"
   | "storage_unavailable"
   | "internal_error";

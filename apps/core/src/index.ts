@@ -1,5 +1,8 @@
 // The core's public API: the use cases every surface shares (through `createMailpieceCore`) and the types a surface
 // maps to its transport. Everything else is internal to the core.
+
+export type { AddressSearchInput } from "./addresses.ts";
+export { ADDRESS_SEARCH_RATE_LIMITS } from "./addresses.ts";
 export type { CampaignView } from "./campaign-status.ts";
 export type { CampaignValidationView } from "./campaigns.ts";
 export type { CoreConfig } from "./config.ts";

@@ -140,6 +140,7 @@ const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   invalid_query: "invalid_query",
   payment_rail_unavailable: "payment_rail_unavailable",
   florist_unavailable: "florist_unavailable",
+  address_search_unavailable: "service_busy",
   service_busy: "service_busy",
   storage_unavailable: "store_unavailable",
   internal_error: "internal_error",

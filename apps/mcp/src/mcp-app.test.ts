@@ -1,8 +1,5 @@
 import { letterOrder } from "@mailpiece/conformance";
-import { createMailpieceCore } from "@mailpiece/core";
-import { createMppRail, testMethod, testMethodClient } from "@mailpiece/rail-mpp";
-import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
-import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { testMethodClient } from "@mailpiece/rail-mpp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -10,53 +7,16 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx } from "mppx/client";
-import { type Server, serve } from "srvx";
+import type { Server } from "srvx";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpApp } from "./mcp-app.ts";
-
-const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+import type { createMcpApp } from "./mcp-app.ts";
+import { startMcpServer } from "./test-server.fixture.ts";
 
 let server: Server;
 let url: string;
 let mcp: ReturnType<typeof createMcpApp>;
 let client: Client;
-
-/** A server on 127.0.0.1 with the MCP app over a core with both rails (MPP test method, x402 local facilitator). */
-async function start(options: { requestsPerMinute?: number } = {}) {
-  const store = createMemoryStore();
-  const core = createMailpieceCore({
-    store,
-    blobs: createMemoryBlobStore(),
-    rails: {
-      mpp: createMppRail({
-        realm: "127.0.0.1",
-        secretKey: "an-mpp-secret-of-at-least-thirty-two-bytes",
-        methods: [testMethod()],
-      }),
-      x402: createX402Rail({
-        network: BASE_SEPOLIA,
-        payTo: PAY_TO,
-        facilitator: createLocalFacilitator({ network: BASE_SEPOLIA }),
-      }),
-    },
-    config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!" },
-  });
-  let app: ReturnType<typeof createMcpApp> | undefined;
-  const running = serve({
-    fetch: (request) => app!.fetch(request),
-    hostname: "127.0.0.1",
-    port: 0,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await running.ready();
-  const address = running.node?.server?.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  const base = `http://127.0.0.1:${port}`;
-  app = createMcpApp(core, { publicUrl: base, version: "test", ...options });
-  return { running, base, app, core };
-}
 
 async function connect(base: string): Promise<Client> {
   const c = new Client({ name: "mailpiece-test-agent", version: "1.0.0" });
@@ -70,7 +30,7 @@ const textOf = (result: CallToolResult) =>
   result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
 beforeAll(async () => {
-  const started = await start();
+  const started = await startMcpServer();
   server = started.running;
   url = started.base;
   mcp = started.app;
@@ -95,6 +55,7 @@ describe("the MCP server at /mcp, driven by the MCP SDK client", () => {
         "svc.get_order_status",
         "svc.create_pdf_upload",
         "svc.create_machine_order",
+        "svc.search_addresses",
       ]),
     );
     for (const tool of tools) {
@@ -108,6 +69,7 @@ describe("the MCP server at /mcp, driven by the MCP SDK client", () => {
       "svc.get_order_status",
       "svc.list_forms",
       "svc.ping",
+      "svc.search_addresses",
     ]);
   });
 
@@ -235,6 +197,29 @@ describe("the MCP server at /mcp, driven by the MCP SDK client", () => {
     expect(slot.max_bytes).toBeGreaterThan(0);
   });
 
+  it("searches addresses: a Container leads to single addresses, and only those print", async () => {
+    const found = await call("svc.search_addresses", { query: "350 Fifth Avenue", country_code: "US" });
+    expect(found.isError).toBeFalsy();
+    const { suggestions } = found.structuredContent as {
+      suggestions: { id: string; text: string; type: string; description: string }[];
+    };
+    expect(suggestions.length).toBeGreaterThan(0);
+    for (const suggestion of suggestions) expect(suggestion.id.startsWith("US|")).toBe(true);
+    const container = suggestions.find((suggestion) => suggestion.type === "Container");
+    expect(container).toBeDefined();
+    const inside = await call("svc.search_addresses", { query: "350 Fifth", container: container!.id });
+    const units = (inside.structuredContent as { suggestions: { type: string }[] }).suggestions;
+    expect(units.length).toBeGreaterThan(0);
+    expect(units.every((unit) => unit.type === "Address")).toBe(true);
+
+    const short = await call("svc.search_addresses", { query: "35" });
+    expect(short.isError).toBe(true);
+    expect(textOf(short)).toMatch(/query/);
+    const unknown = await call("svc.search_addresses", { query: "350 Fifth", container: "US|c:nope" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/container/);
+  });
+
   it("reports an unknown order as not found", async () => {
     const result = await call("svc.get_order_status", { order_id: crypto.randomUUID() });
     expect(result.structuredContent).toMatchObject({ found: false, is_paid: false, current_step: null });
@@ -284,7 +269,7 @@ describe("the HTTP side of /mcp", () => {
   });
 
   it("answers 429 with Retry-After and a JSON-RPC error past the client's request budget", async () => {
-    const limited = await start({ requestsPerMinute: 2 });
+    const limited = await startMcpServer({ requestsPerMinute: 2 });
     try {
       const send = () =>
         fetch(`${limited.base}/mcp`, {

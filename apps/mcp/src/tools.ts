@@ -303,6 +303,48 @@ function paymentAttempt(
   return { rail, credential, resourceUrl: (id) => `${publicUrl}${base}/${id}` };
 }
 
+export const searchAddresses = define({
+  name: "svc.search_addresses",
+  description:
+    "Finds postal addresses as a person types them (at least 3 characters), in one country (country_code, default US). Each suggestion has an id, its text, a type and a description. A suggestion of type Container (a street, a building with units) must be searched again with container=<its id> to reach single addresses; only the id of a type Address suggestion is valid in an order (sender_address_id / recipient_address_id, with its text as *_address_text). Limited to 120 searches a minute and 3000 a day per client.",
+  inputSchema: Type.Object(
+    {
+      query: Type.String({ minLength: 3, maxLength: 200, description: "What the person typed." }),
+      country_code: Type.Optional(
+        Type.String({ pattern: "^[A-Z]{2}$", description: "ISO 3166-1 alpha-2; default US." }),
+      ),
+      container: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 500, description: "A Container suggestion's id." }),
+      ),
+      target: Type.Optional(
+        Type.Union([Type.Literal("sender"), Type.Literal("recipient")], {
+          description: "Whose address is being looked up (informational).",
+        }),
+      ),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 50, description: "Suggestions at most (default 10)." }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  outputSchema: Type.Object({
+    suggestions: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        text: Type.String(),
+        type: Type.Union([Type.Literal("Address"), Type.Literal("Container")]),
+        description: Type.String(),
+      }),
+    ),
+  }),
+  annotations: readOnly("Search addresses"),
+  async run(ctx, args) {
+    if (!ctx.core.searchAddresses) throw new ToolFailure("Address search is not offered by this deployment.");
+    const { target: _target, ...search } = args;
+    return { suggestions: await ctx.core.searchAddresses({ ...search, clientKey: ctx.clientKey }) };
+  },
+});
+
 /** A failure the caller can act on, answered as a tool result with isError and this text. */
 export class ToolFailure extends Error {
   override name = "ToolFailure";
@@ -313,6 +355,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   listForms,
   getFormSchema,
   createPdfUpload,
+  searchAddresses,
   createMachineOrder,
   getOrderStatus,
   ping,

@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** Request body bytes all requests may hold at once. */
   maxInflightBodyBytes: number;
   pdfDownloadHosts: string[];
+  /** An address index file made by `mailpiece-addresses import`; absent: the embedded US sample. */
+  addressIndexFile?: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
   /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
@@ -164,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxInflightBodyBytes: integer(env, "MAX_INFLIGHT_BODY_BYTES", 96 * 1024 * 1024, 1024, 2 ** 40),
     pdfDownloadHosts,
+    ...(env.ADDRESS_INDEX?.trim() ? { addressIndexFile: resolve(env.ADDRESS_INDEX.trim()) } : {}),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),

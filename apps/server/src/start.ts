@@ -14,6 +14,7 @@ import {
   createMemoryStore,
 } from "@mailpiece/store-unstorage";
 import { serve } from "srvx";
+import { embeddedAddresses } from "./addresses.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { createLogger, errorFields } from "./logger.ts";
@@ -82,6 +83,7 @@ export async function startServer(
     rails: rails.rails,
     printProviders: [createSimulatedPrinter({ store, clock: systemClock, pace: config.printPace })],
     florist: createSimulatedFlorist({ store, clock: systemClock }),
+    addresses: embeddedAddresses(config.addressIndexFile),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
     ...(config.pdfWorkers > 0

@@ -1,0 +1,46 @@
+import { createEmbeddedAddressProvider, loadSample } from "@mailpiece/address-embedded";
+import { createMailpieceCore } from "@mailpiece/core";
+import { createMppRail, testMethod } from "@mailpiece/rail-mpp";
+import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { serve } from "srvx";
+import { createMcpApp } from "./mcp-app.ts";
+
+const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
+
+/** A server on 127.0.0.1 with the MCP app over a core with both rails (MPP test method, x402 local facilitator). */
+export async function startMcpServer(options: { requestsPerMinute?: number } = {}) {
+  const store = createMemoryStore();
+  const core = createMailpieceCore({
+    store,
+    blobs: createMemoryBlobStore(),
+    rails: {
+      mpp: createMppRail({
+        realm: "127.0.0.1",
+        secretKey: "an-mpp-secret-of-at-least-thirty-two-bytes",
+        methods: [testMethod()],
+      }),
+      x402: createX402Rail({
+        network: BASE_SEPOLIA,
+        payTo: PAY_TO,
+        facilitator: createLocalFacilitator({ network: BASE_SEPOLIA }),
+      }),
+    },
+    addresses: createEmbeddedAddressProvider(await loadSample()),
+    config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!" },
+  });
+  let app: ReturnType<typeof createMcpApp> | undefined;
+  const running = serve({
+    fetch: (request) => app!.fetch(request),
+    hostname: "127.0.0.1",
+    port: 0,
+    silent: true,
+    gracefulShutdown: false,
+  });
+  await running.ready();
+  const address = running.node?.server?.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const base = `http://127.0.0.1:${port}`;
+  app = createMcpApp(core, { publicUrl: base, version: "test", ...options });
+  return { running, base, app, core };
+}
