@@ -14,6 +14,7 @@ const benches: [string, () => Promise<string>][] = [
   ["payments", benchPayments],
   ["crash", async () => (await import("./crash.ts")).benchCrash()],
   ["campaign", benchCampaign],
+  ["mcp", async () => (await import("./mcp.ts")).benchMcp()],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system tools the test suite uses when they are missing: poppler-utils (pdftotext, pdftoppm,
-# pdfinfo) to read back generated PDFs the way a person would, qpdf to make encrypted fixture PDFs, and
-# redis-server for the store that several server processes share.
+# pdfinfo) to read back generated PDFs the way a person would, qpdf to make encrypted fixture PDFs,
+# redis-server for the store that several server processes share, and chromium for the checkout page's browser test.
 set -euo pipefail
 missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   echo "Installing ${missing[*]} from Debian's packages" >&2

@@ -26,7 +26,7 @@ import { defineError } from "@mailpiece/errors";
  *   accept it as read back.
  * - `settle` MUST be called only after `verify` succeeded and its replay key was claimed; it MUST NOT be retried
  *   for one replay key once it returned or threw an ambiguous failure, and MUST report `pending` (never success)
- *   when the outcome is not yet final.
+ *   when the outcome is not yet final. It MUST throw a code of `DEFINITE_SETTLE_FAILURES` only when no money moved.
  * - Receipt headers MUST be produced only for a successful or pending settlement, never for an error.
  * - `confirm` MUST NOT move money. It MUST be safe to call any number of times, also concurrently and from another
  *   process or another rail instance with the same configuration, and those calls MUST agree. It MUST answer a
@@ -36,7 +36,7 @@ import { defineError } from "@mailpiece/errors";
  */
 export interface PaymentRail {
   /** The protocol as named in responses and logs. */
-  readonly protocol: "x402" | "mpp";
+  readonly protocol: PaymentProtocol;
   /** True when settlement is simulated (development and tests); the server says so loudly at start. */
   readonly simulated: boolean;
 
@@ -82,6 +82,12 @@ export interface PaymentRail {
   confirm?(payment: PaymentToConfirm): Promise<PaymentConfirmation>;
 }
 
+/**
+ * How a payment is made: `x402` and `mpp` are paid per request by the client; `checkout` is a card payment taken
+ * on a hosted checkout with a shared payment token (the CheckoutPayments port, behind the core's checkout rail).
+ */
+export type PaymentProtocol = "x402" | "mpp" | "checkout";
+
 /** What the core knows about a payment it asks `confirm` about. */
 export interface PaymentToConfirm {
   replayKey: string;
@@ -121,14 +127,14 @@ export interface PaymentChallenge {
 
 /** A credential as read from the request; opaque to the core. */
 export interface PaymentCredential {
-  protocol: "x402" | "mpp";
+  protocol: PaymentProtocol;
   /** The raw header value, for logs as a short digest only. */
   raw: string;
   decoded: unknown;
 }
 
 export interface VerifiedPayment {
-  protocol: "x402" | "mpp";
+  protocol: PaymentProtocol;
   /** Claimed atomically by the core before settling; see the contract. */
   replayKey: string;
   /** Who paid, when the protocol says (an address or a DID). */
@@ -139,7 +145,7 @@ export interface VerifiedPayment {
 }
 
 export interface Settlement {
-  protocol: "x402" | "mpp";
+  protocol: PaymentProtocol;
   status: "settled" | "pending";
   /** A transaction hash or a provider reference. */
   reference: string;
@@ -161,7 +167,23 @@ export type PaymentErrorCode =
   | "invalid_challenge"
   | "method_unsupported"
   | "settlement_failed"
+  | "payment_declined"
+  | "requires_action"
+  | "invalid_payment_token"
   | "facilitator_unavailable";
+
+/**
+ * The codes `settle` throws when it is certain that no money moved, so the record is unpaid again and the buyer may
+ * pay again: a settlement refused by the network or facilitator, a card declined, a card that needs the buyer to
+ * authenticate (3-D Secure), a payment token the provider does not know. Any other failure of `settle` leaves the
+ * outcome unknown, and the payment is confirmed later, never settled again.
+ */
+export const DEFINITE_SETTLE_FAILURES: ReadonlySet<PaymentErrorCode> = new Set<PaymentErrorCode>([
+  "settlement_failed",
+  "payment_declined",
+  "requires_action",
+  "invalid_payment_token",
+]);
 
 /** The error of the payment port. `code` is a stable wire contract; `message` is for people. */
 export class PaymentError extends defineError<PaymentErrorCode>("PaymentError") {}

@@ -13,6 +13,9 @@ describe("mppProblem", () => {
       verification_failed: ["https://paymentauth.org/problems/verification-failed", 402],
       payment_replayed: ["https://paymentauth.org/problems/invalid-challenge", 402],
       settlement_failed: ["https://paymentauth.org/problems/verification-failed", 402],
+      payment_declined: ["https://paymentauth.org/problems/verification-failed", 402],
+      requires_action: ["https://paymentauth.org/problems/verification-failed", 402],
+      invalid_payment_token: ["https://paymentauth.org/problems/malformed-credential", 402],
       method_unsupported: ["https://paymentauth.org/problems/method-unsupported", 400],
       facilitator_unavailable: ["about:blank", 503],
     };

@@ -35,6 +35,10 @@ const BY_CODE: Record<PaymentErrorCode, { slug: string | undefined; title: strin
   // The challenge was already paid once: a credential settles at most one order.
   payment_replayed: { slug: "invalid-challenge", title: "Invalid Challenge", status: 402 },
   settlement_failed: { slug: "verification-failed", title: "Verification Failed", status: 402 },
+  // Card outcomes of a hosted checkout; an MPP rail does not raise them, but the table covers every code.
+  payment_declined: { slug: "verification-failed", title: "Verification Failed", status: 402 },
+  requires_action: { slug: "verification-failed", title: "Verification Failed", status: 402 },
+  invalid_payment_token: { slug: "malformed-credential", title: "Malformed Credential", status: 402 },
   method_unsupported: { slug: "method-unsupported", title: "Method Unsupported", status: 400 },
   // No registered problem type: the payment provider could not be reached, so nothing was decided.
   facilitator_unavailable: { slug: undefined, title: "Service Unavailable", status: 503 },

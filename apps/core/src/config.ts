@@ -26,6 +26,8 @@ export interface CoreConfig {
   settleLeaseMs: number;
   /** How long an unpaid draft collects duplicates (same document and parties under another request_id). */
   draftTtlMs: number;
+  /** How long a draft's hosted checkout session can be paid. */
+  checkoutTtlMs: number;
   /** Signs preview links; without it responses carry no preview_url. */
   previewSecret?: string;
   /** How long a preview link works. */
@@ -55,6 +57,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     settleWaitMs: 10_000,
     settleLeaseMs: 15_000,
     draftTtlMs: 24 * 60 * 60 * 1000,
+    checkoutTtlMs: 24 * 60 * 60 * 1000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
     uploadLimits: {

@@ -5,6 +5,7 @@ import type {
   AddressProvider,
   AddressSuggestion,
   BlobStore,
+  CheckoutPayments,
   Clock,
   FloristProvider,
   IdGenerator,
@@ -19,6 +20,12 @@ import { campaignPayable } from "./campaign-payable.ts";
 import type { CampaignView } from "./campaign-status.ts";
 import { campaignView } from "./campaign-status.ts";
 import type { CampaignValidationView } from "./campaigns.ts";
+import { checkoutRail } from "./checkout/checkout-rail.ts";
+import type { CheckoutView } from "./checkout/checkout-session.ts";
+import type { CompleteCheckoutInput } from "./checkout/complete-checkout.ts";
+import { cancelCheckout, completeCheckout, getCheckout } from "./checkout/complete-checkout.ts";
+import type { CreateDraftInput, OrderDraftView } from "./checkout/drafts.ts";
+import { createDraft } from "./checkout/drafts.ts";
 import type { CoreConfig } from "./config.ts";
 import { defaultCoreConfig } from "./config.ts";
 import type { CreateOrderInput, CreateOrderOutcome, OrderContext } from "./create-machine-order.ts";
@@ -51,6 +58,7 @@ import { runFulfilment } from "./fulfilment.ts";
 import { findMailing, loadMailing } from "./mailings.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
+import type { PaymentRails } from "./payments/pay.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
@@ -69,6 +77,11 @@ export interface CoreDeps {
   rails?: { x402?: PaymentRail; mpp?: PaymentRail };
   /** The workflow forms offered; default: the built-in ones of spec 2. */
   workflows?: readonly Workflow[];
+  /**
+   * Card payments for hosted checkout (spec 1: drafts and complete_checkout); without them drafts can be created
+   * but checkout completion answers payment_rail_unavailable.
+   */
+  checkoutPayments?: CheckoutPayments;
   /** Address search (spec 1: svc.search_addresses); without one, search is not offered. */
   addresses?: AddressProvider;
   /** The florist for flower letters; without one the flower-letter endpoints answer 503. */
@@ -108,7 +121,8 @@ export interface MailpieceCore {
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly rails: { x402?: PaymentRail; mpp?: PaymentRail };
+  /** The rails this deployment takes payments on, the hosted checkout's (`checkout`) included. */
+  readonly rails: PaymentRails;
   /**
    * Checks a machine order request and quotes it. Changes nothing. Throws validation_failed with every issue,
    * request_id_conflict, or rate_limited.
@@ -119,6 +133,22 @@ export interface MailpieceCore {
    * request_id_conflict, or rate_limited (unpaid creations); a refused credential is a payment_required outcome.
    */
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
+  /**
+   * Creates (or finds again) an unpaid order draft of one mailpiece and its hosted checkout session (spec 1: the
+   * draft tools). Validated exactly as a machine order, with the buyer optional; the same request_id rules and the
+   * same unpaid-creation limit. Throws validation_failed, request_id_conflict or rate_limited.
+   */
+  createDraft(input: CreateDraftInput): Promise<OrderDraftView>;
+  /** A checkout session with its order, by its id (`cs_...`). */
+  getCheckout(id: string): Promise<CheckoutView | undefined>;
+  /**
+   * Pays a checkout session with a shared payment token (spec 1: complete_checkout), charging at most once; a
+   * refused payment answers the open session with a message. Throws validation_failed, not_found,
+   * checkout_expired, checkout_canceled or payment_rail_unavailable.
+   */
+  completeCheckout(input: CompleteCheckoutInput): Promise<CheckoutView>;
+  /** Cancels an open checkout session. Throws not_found, or checkout_completed for a paid one. */
+  cancelCheckout(id: string): Promise<CheckoutView>;
   /** The status of an order by order_id or any aliased request_id. */
   getOrderStatus(id: string): Promise<OrderStatusView | undefined>;
   /**
@@ -186,7 +216,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ids: deps.ids ?? randomIds,
     config,
     workflows,
-    rails: deps.rails ?? {},
+    rails: {
+      ...deps.rails,
+      ...(deps.checkoutPayments ? { checkout: checkoutRail(deps.checkoutPayments) } : {}),
+    },
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
@@ -240,6 +273,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return { ...view, preview_path: link.path };
     },
     createOrder: (input) => createMachineOrder(ctx, input),
+    createDraft: (input) => createDraft(ctx, input),
+    getCheckout: (id) => getCheckout(ctx, id),
+    completeCheckout: (input) => completeCheckout(ctx, input),
+    cancelCheckout: (id) => cancelCheckout(ctx, id),
     async getCampaign(id) {
       const found = await findMailing(ctx.store, id);
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;

@@ -6,7 +6,7 @@ import {
   peekRequest,
 } from "@mailpiece/idempotency";
 import { startLifecycle } from "@mailpiece/lifecycle";
-import type { BlobStore, Clock, IdGenerator, PaymentRail, Store } from "@mailpiece/ports";
+import type { BlobStore, Clock, IdGenerator, Store } from "@mailpiece/ports";
 import { campaignKind } from "./campaign-payable.ts";
 import { campaignStatusView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
@@ -28,6 +28,7 @@ import type {
   PaymentAttempt,
   PaymentContext,
   PaymentOutcome,
+  PaymentRails,
 } from "./payments/pay.ts";
 import { payFor } from "./payments/pay.ts";
 import type { Payable } from "./payments/payable.ts";
@@ -46,8 +47,8 @@ export interface OrderContext extends DocumentContext {
   clock: Clock;
   ids: IdGenerator;
   config: CoreConfig;
-  /** The payment rails of this deployment, for confirming settlements. */
-  rails: { x402?: PaymentRail; mpp?: PaymentRail };
+  /** The payment rails of this deployment (and the hosted checkout's), for paying and confirming settlements. */
+  rails: PaymentRails;
 }
 
 export type CreateOrderInput = CreateInput;
@@ -166,7 +167,7 @@ export function orderPayable(ctx: OrderContext): Payable<OrderRecord> {
 }
 
 /** How a single machine order request is opened: as an order under `orders:<id>`, its PDF kept by content. */
-function orderKind(ctx: OrderContext): MailingKind<PreparedOrder, OrderRecord> {
+export function orderKind(ctx: OrderContext): MailingKind<PreparedOrder, OrderRecord> {
   return {
     payable: orderPayable(ctx),
     key: orderKey,
@@ -243,7 +244,7 @@ function answer<P extends PreparedMailing, R extends MailingRecord>(
 }
 
 /** An upload token serves one order: bind it to this one, or refuse (validation_failed) when another has it. */
-async function bindUpload(
+export async function bindUpload(
   ctx: OrderContext,
   uploadToken: string | undefined,
   orderId: string,

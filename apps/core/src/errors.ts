@@ -14,6 +14,8 @@ import { defineError } from "@mailpiece/errors";
  * - `invalid_query`: a listing's query (limit, cursor) is not acceptable.
  * - `payment_rail_unavailable`: this deployment does not accept the payment rail asked for.
  * - `florist_unavailable`: no florist is configured, or it cannot be reached.
+ * - `checkout_expired`, `checkout_canceled`: a checkout session can no longer be paid; `checkout_completed`: a paid
+ *   session cannot be canceled.
  * - `service_busy`: document work is queued past its limit; `retryAfterSeconds` says when to try again.
  * - `storage_unavailable`: the store does not answer.
  * - `internal_error`: anything else; the request changed nothing that it should not have.
@@ -33,6 +35,9 @@ export type CoreErrorCode =
   | "payment_rail_unavailable"
   | "florist_unavailable"
   | "address_search_unavailable"
+  | "checkout_expired"
+  | "checkout_canceled"
+  | "checkout_completed"
   | "service_busy"
   | "storage_unavailable"
   | "internal_error";

@@ -5,6 +5,14 @@ export type { AddressSearchInput } from "./addresses.ts";
 export { ADDRESS_SEARCH_RATE_LIMITS } from "./addresses.ts";
 export type { CampaignView } from "./campaign-status.ts";
 export type { CampaignValidationView } from "./campaigns.ts";
+export type {
+  CheckoutBuyer,
+  CheckoutMessage,
+  CheckoutStatus,
+  CheckoutView,
+} from "./checkout/checkout-session.ts";
+export type { CompleteCheckoutInput } from "./checkout/complete-checkout.ts";
+export type { CreateDraftInput, OrderDraftView } from "./checkout/drafts.ts";
 export type { CoreConfig } from "./config.ts";
 export { defaultCoreConfig } from "./config.ts";
 export type { CoreDeps, MailpieceCore, ValidateInput, ValidationView } from "./core.ts";
@@ -22,7 +30,7 @@ export type {
 export { MAX_REQUEST_IDS_PER_ORDER } from "./open-mailing.ts";
 export type { OrderStatusView } from "./order-status.ts";
 export type { PartyView } from "./party-view.ts";
-export type { PaymentAttempt, PaymentOutcome } from "./payments/pay.ts";
+export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pay.ts";
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
 export type { QuoteView } from "./quote-order.ts";

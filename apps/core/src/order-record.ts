@@ -52,6 +52,8 @@ export interface OrderRecord extends MailingRecord {
   lifecycle?: Lifecycle;
   /** For a piece of a campaign: the campaign's id and the CSV row. */
   campaign_id?: string;
+  /** A draft's hosted checkout session (the newest; earlier ones expired or were canceled). */
+  checkout_session_id?: string;
   row_number?: number;
   /** Where the piece is being produced. */
   fulfilment?: {

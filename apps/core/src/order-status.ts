@@ -1,5 +1,6 @@
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { isTerminal, machineSteps } from "@mailpiece/lifecycle";
+import type { PaymentProtocol } from "@mailpiece/ports";
 import type { MailingStatus, OrderRecord, StatusStep } from "./order-record.ts";
 import type { PayableRecord } from "./payments/payment-record.ts";
 import { publicPaymentStatus } from "./payments/payment-record.ts";
@@ -22,7 +23,7 @@ export interface OrderStatusView {
   page_count: number;
   quote: { price_cents: number; price_usd: string; currency: "usd"; pricing_version: string };
   payment: {
-    protocol: "x402" | "mpp";
+    protocol: PaymentProtocol;
     reference: string | null;
     payer: string | null;
     amount_cents: number;

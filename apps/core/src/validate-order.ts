@@ -52,10 +52,17 @@ export async function validateOrder(body: unknown, ctx: DocumentContext): Promis
   return prepared.ok ? { ok: true, view: prepared.prepared.view } : prepared;
 }
 
-/** Like validateOrder, and keeps the normalised order and the print-ready document. */
-export async function prepareOrder(body: unknown, ctx: DocumentContext): Promise<PrepareOrderOutcome> {
+/**
+ * Like validateOrder, and keeps the normalised order and the print-ready document. A draft (`draft: true`) is an
+ * order whose buyer is named at checkout.
+ */
+export async function prepareOrder(
+  body: unknown,
+  ctx: DocumentContext,
+  options: { draft?: boolean } = {},
+): Promise<PrepareOrderOutcome> {
   const { config } = ctx;
-  const checked = validateOrderRequest(body);
+  const checked = validateOrderRequest(body, options);
   if (!checked.ok) return { ok: false, issues: checked.issues };
   const order = checked.order;
   if (order.bulk) return prepareCampaign(order, checked.warnings, ctx);

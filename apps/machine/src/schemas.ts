@@ -292,7 +292,7 @@ const Step = enumOf([
 const PaymentView = Type.Union([
   Type.Object(
     {
-      protocol: enumOf(["x402", "mpp"]),
+      protocol: enumOf(["x402", "mpp", "checkout"]),
       reference: Type.Union([Type.String(), Type.Null()]),
       payer: Type.Union([Type.String(), Type.Null()]),
       amount_cents: Type.Integer(),

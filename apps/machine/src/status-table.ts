@@ -17,6 +17,10 @@ export const STATUS_TABLE = {
     status: 409,
     means: "request_id was already used with a different body; use a new request_id for a new mailing",
   },
+  checkout_closed: {
+    status: 409,
+    means: "the checkout session can no longer be paid (expired or canceled) or canceled (paid)",
+  },
   payload_too_large: { status: 413, means: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, means: "the content type is not the one this operation reads" },
   validation_failed: {

@@ -8,8 +8,9 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { TOOLS } from "./catalog.ts";
 import type { ToolContext, ToolDefinition } from "./tools.ts";
-import { TOOLS, ToolFailure } from "./tools.ts";
+import { ToolFailure } from "./tools.ts";
 
 /** The checks of every tool's arguments, compiled once per process. */
 const checks = new Map<string, SchemaCheck>(
@@ -71,7 +72,7 @@ export async function callTool(
     const result = await tool.run(ctx, args as never);
     return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }], structuredContent: result };
   } catch (error) {
-    if (error instanceof ToolFailure) return failure(error.message);
+    if (error instanceof ToolFailure) return failure(error.message, error.structured);
     if (CoreError.isInstance(error)) return failure(coreMessage(tool, error));
     throw error;
   }
@@ -87,9 +88,15 @@ function coreMessage(tool: ToolDefinition, error: CoreError): string {
   return `${error.code}: ${error.message}${retry}${detail}`;
 }
 
-/** An order's field, as the caller named it: inside `order` for svc.create_machine_order. */
+/**
+ * An order's field, as the caller named it: inside `order` for svc.create_machine_order; at the top level for the
+ * form draft, whose slug, fields and attachments are the order's `form`.
+ */
 function orderPath(tool: ToolDefinition, path: string): string {
-  return tool.name === "svc.create_machine_order" ? (path ? `order.${path}` : "order") : path;
+  if (tool.name === "svc.create_machine_order") return path ? `order.${path}` : "order";
+  if (tool.name === "svc.create_form_order_draft" && path.startsWith("form."))
+    return path.slice("form.".length);
+  return path;
 }
 
 function lines(issues: readonly Issue[]): string {
@@ -98,8 +105,12 @@ function lines(issues: readonly Issue[]): string {
     .join("\n");
 }
 
-function failure(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+function failure(text: string, structured?: Record<string, unknown>): CallToolResult {
+  return {
+    content: [{ type: "text", text }],
+    isError: true,
+    ...(structured ? { structuredContent: structured } : {}),
+  };
 }
 
 /** A TypeBox schema as plain JSON Schema (TypeBox schemas are JSON Schema with symbol-keyed extras). */

@@ -1,4 +1,5 @@
 import { createEmbeddedAddressProvider, loadSample } from "@mailpiece/address-embedded";
+import { createTestCheckout } from "@mailpiece/checkout-test";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createMppRail, testMethod } from "@mailpiece/rail-mpp";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
@@ -8,7 +9,10 @@ import { createMcpApp } from "./mcp-app.ts";
 
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
 
-/** A server on 127.0.0.1 with the MCP app over a core with both rails (MPP test method, x402 local facilitator). */
+/**
+ * A server on 127.0.0.1 with the MCP app over a core with both rails (MPP test method, x402 local facilitator), the
+ * test checkout payments and the embedded address sample.
+ */
 export async function startMcpServer(options: { requestsPerMinute?: number } = {}) {
   const store = createMemoryStore();
   const core = createMailpieceCore({
@@ -27,6 +31,7 @@ export async function startMcpServer(options: { requestsPerMinute?: number } = {
       }),
     },
     addresses: createEmbeddedAddressProvider(await loadSample()),
+    checkoutPayments: createTestCheckout(),
     config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!" },
   });
   let app: ReturnType<typeof createMcpApp> | undefined;

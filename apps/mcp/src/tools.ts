@@ -38,7 +38,7 @@ const readOnly = (title: string): Annotations => ({
   openWorldHint: false,
 });
 
-const define = <I extends TSchema>(tool: ToolDefinition<I>): ToolDefinition =>
+export const define = <I extends TSchema>(tool: ToolDefinition<I>): ToolDefinition =>
   tool as unknown as ToolDefinition;
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
@@ -345,18 +345,16 @@ export const searchAddresses = define({
   },
 });
 
-/** A failure the caller can act on, answered as a tool result with isError and this text. */
+/**
+ * A failure the caller can act on, answered as a tool result with isError and this text, and with `structured` as
+ * its structured content when the failure has a state to show (a checkout session still open).
+ */
 export class ToolFailure extends Error {
   override name = "ToolFailure";
+  constructor(
+    message: string,
+    readonly structured?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
-
-/** Every tool, in the order a client lists them. */
-export const TOOLS: readonly ToolDefinition[] = [
-  listForms,
-  getFormSchema,
-  createPdfUpload,
-  searchAddresses,
-  createMachineOrder,
-  getOrderStatus,
-  ping,
-];

@@ -1,4 +1,15 @@
 import type { AddressProvider } from "@mailpiece/ports";
+import { lazily } from "./lazy.ts";
+
+/** A provider whose adapter (and data) load with the first search or retrieve. */
+function loadedOnUse(name: string, load: () => Promise<AddressProvider>): AddressProvider {
+  const provider = lazily(load);
+  return {
+    name,
+    search: async (input) => (await provider()).search(input),
+    retrieve: async (id) => (await provider()).retrieve(id),
+  };
+}
 
 /**
  * The embedded address search: the index file made by `mailpiece-addresses import` when one is configured, the
@@ -6,21 +17,16 @@ import type { AddressProvider } from "@mailpiece/ports";
  * a process that never searches does not hold it; a load that fails is tried again by the next search.
  */
 export function embeddedAddresses(indexFile?: string): AddressProvider {
-  let provider: Promise<AddressProvider> | undefined;
-  const load = () => {
-    provider ??= (async () => {
-      const embedded = await import("@mailpiece/address-embedded");
-      const index = indexFile ? await embedded.openIndexFile(indexFile) : await embedded.loadSample();
-      return embedded.createEmbeddedAddressProvider(index);
-    })();
-    provider.catch(() => {
-      provider = undefined;
-    });
-    return provider;
-  };
-  return {
-    name: "embedded",
-    search: async (input) => (await load()).search(input),
-    retrieve: async (id) => (await load()).retrieve(id),
-  };
+  return loadedOnUse("embedded", async () => {
+    const embedded = await import("@mailpiece/address-embedded");
+    const index = indexFile ? await embedded.openIndexFile(indexFile) : await embedded.loadSample();
+    return embedded.createEmbeddedAddressProvider(index);
+  });
+}
+
+/** Address search through Loqate's Find and Retrieve services; the adapter loads with the first search. */
+export function loqateAddresses(apiKey: string): AddressProvider {
+  return loadedOnUse("loqate", async () =>
+    (await import("@mailpiece/address-loqate")).createLoqateAddressProvider({ apiKey }),
+  );
 }

@@ -58,6 +58,9 @@ describe("loadConfig", () => {
     ["PDF_DOWNLOAD_HOSTS", "10.0.0.1"],
     ["PDF_DOWNLOAD_HOSTS", "*.com"],
     ["PDF_DOWNLOAD_HOSTS", "files.example.com:99999"],
+    ["CHECKOUT_PAYMENTS", "paypal"],
+    ["ADDRESS_PROVIDER", "google"],
+    ["MCP_REQUESTS_PER_MINUTE", "0"],
   ])("refuses %s=%s with an error naming the variable", (variable, value) => {
     let caught: unknown;
     try {
@@ -68,6 +71,31 @@ describe("loadConfig", () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variable).toBe(variable);
     expect((caught as ConfigError).message).toContain(variable);
+  });
+});
+
+describe("checkout payments and address search", () => {
+  it("defaults to the test checkout and the embedded addresses", () => {
+    const config = loadConfig({});
+    expect(config.checkout).toEqual({ provider: "test" });
+    expect(config.loqateApiKey).toBeUndefined();
+    expect(config.mcpRequestsPerMinute).toBe(600);
+  });
+
+  it("takes Stripe with a secret key and Loqate with an API key, and names the missing one", () => {
+    const config = loadConfig({
+      CHECKOUT_PAYMENTS: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_abc123",
+      ADDRESS_PROVIDER: "loqate",
+      LOQATE_API_KEY: "AA11-BB22",
+    });
+    expect(config.checkout).toEqual({ provider: "stripe", secretKey: "sk_test_abc123" });
+    expect(config.loqateApiKey).toBe("AA11-BB22");
+    expect(() => loadConfig({ CHECKOUT_PAYMENTS: "stripe" })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ CHECKOUT_PAYMENTS: "stripe", STRIPE_SECRET_KEY: "pk_test_x" })).toThrow(
+      /STRIPE_SECRET_KEY/,
+    );
+    expect(() => loadConfig({ ADDRESS_PROVIDER: "loqate" })).toThrow(/LOQATE_API_KEY/);
   });
 });
 

@@ -20,6 +20,13 @@ export interface ServerConfig {
   pdfDownloadHosts: string[];
   /** An address index file made by `mailpiece-addresses import`; absent: the embedded US sample. */
   addressIndexFile?: string;
+  /** Address search through Loqate instead of the embedded index, with this API key. */
+  loqateApiKey?: string;
+  /**
+   * Card payments at hosted checkout: `test` (no money moves; the default, said loudly at start) or Stripe with a
+   * secret key that can charge shared payment tokens.
+   */
+  checkout: { provider: "test" } | { provider: "stripe"; secretKey: string };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
   /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
@@ -34,6 +41,8 @@ export interface ServerConfig {
   settleLeaseMs: number;
   /** Validations per client IP per minute, in each process. */
   validatePerMinute: number;
+  /** Requests to /mcp per client IP per minute, in each process. */
+  mcpRequestsPerMinute: number;
   /** Upload slots per client IP per hour, and the bytes they may declare. */
   uploadsPerHour: number;
   uploadBytesPerHour: number;
@@ -167,6 +176,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxInflightBodyBytes: integer(env, "MAX_INFLIGHT_BODY_BYTES", 96 * 1024 * 1024, 1024, 2 ** 40),
     pdfDownloadHosts,
     ...(env.ADDRESS_INDEX?.trim() ? { addressIndexFile: resolve(env.ADDRESS_INDEX.trim()) } : {}),
+    ...addressProvider(env),
+    checkout: checkoutPayments(env),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
@@ -175,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
     settleLeaseMs: integer(env, "SETTLE_LEASE_MS", 15_000, 1_000, 3_600_000),
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),
+    mcpRequestsPerMinute: integer(env, "MCP_REQUESTS_PER_MINUTE", 600, 1, 100_000_000),
     uploadsPerHour: integer(env, "UPLOADS_PER_HOUR", 30, 1, 1_000_000),
     uploadBytesPerHour: integer(env, "UPLOAD_BYTES_PER_HOUR", 1024 * 1024 * 1024, 1024 * 1024, 2 ** 50),
     pdfWorkers: integer(env, "PDF_WORKERS", defaultPdfWorkers(availableParallelism()), 0, 64),
@@ -191,6 +203,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 export function defaultPdfWorkers(cores: number): number {
   return Math.max(1, Math.min(DEFAULT_THREADS, cores - 1));
+}
+
+function addressProvider(env: Record<string, string | undefined>): Pick<ServerConfig, "loqateApiKey"> {
+  const provider = env.ADDRESS_PROVIDER?.trim().toLowerCase() || "embedded";
+  if (provider === "embedded") return {};
+  if (provider !== "loqate") throw new ConfigError("ADDRESS_PROVIDER", 'must be "embedded" or "loqate"');
+  const key = env.LOQATE_API_KEY?.trim() ?? "";
+  if (!key) throw new ConfigError("LOQATE_API_KEY", "is required when ADDRESS_PROVIDER is loqate");
+  return { loqateApiKey: key };
+}
+
+function checkoutPayments(env: Record<string, string | undefined>): ServerConfig["checkout"] {
+  const provider = env.CHECKOUT_PAYMENTS?.trim().toLowerCase() || "test";
+  if (provider === "test") return { provider: "test" };
+  if (provider !== "stripe") throw new ConfigError("CHECKOUT_PAYMENTS", 'must be "test" or "stripe"');
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() ?? "";
+  if (!/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/.test(secretKey)) {
+    throw new ConfigError(
+      "STRIPE_SECRET_KEY",
+      "must be a Stripe secret or restricted key (sk_... or rk_...)",
+    );
+  }
+  return { provider: "stripe", secretKey };
 }
 
 /** The development payee used with simulated x402 payments when X402_PAY_TO is not set. */

@@ -13,6 +13,8 @@ export interface ServerAppOptions {
   trustProxy?: boolean;
   logger: Logger;
   version: string;
+  /** Requests to /mcp one client may send per minute (default 600). */
+  mcpRequestsPerMinute?: number;
 }
 
 /** Every surface of the reference deployment on one h3 app, plus /health and a JSON 404. */
@@ -67,6 +69,9 @@ export function createServerApp(
     publicUrl: options.publicUrl,
     version: options.version,
     trustProxy: options.trustProxy === true,
+    ...(options.mcpRequestsPerMinute === undefined
+      ? {}
+      : { requestsPerMinute: options.mcpRequestsPerMinute }),
     onUnexpectedError,
   });
   app.mount("", mcp);

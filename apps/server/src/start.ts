@@ -14,7 +14,8 @@ import {
   createMemoryStore,
 } from "@mailpiece/store-unstorage";
 import { serve } from "srvx";
-import { embeddedAddresses } from "./addresses.ts";
+import { embeddedAddresses, loqateAddresses } from "./addresses.ts";
+import { checkoutPayments } from "./checkout.ts";
 import type { ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { createLogger, errorFields } from "./logger.ts";
@@ -83,7 +84,10 @@ export async function startServer(
     rails: rails.rails,
     printProviders: [createSimulatedPrinter({ store, clock: systemClock, pace: config.printPace })],
     florist: createSimulatedFlorist({ store, clock: systemClock }),
-    addresses: embeddedAddresses(config.addressIndexFile),
+    addresses: config.loqateApiKey
+      ? loqateAddresses(config.loqateApiKey)
+      : embeddedAddresses(config.addressIndexFile),
+    checkoutPayments: checkoutPayments(config.checkout, store),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
     ...(config.pdfWorkers > 0
@@ -133,6 +137,7 @@ export async function startServer(
     trustProxy: config.trustProxy,
     logger,
     version: VERSION,
+    mcpRequestsPerMinute: config.mcpRequestsPerMinute,
   });
   logger.info("listening", {
     url,
@@ -142,6 +147,12 @@ export async function startServer(
   });
   logger.warn("PRINTING IS SIMULATED", { provider: "simulated", pace_ms: config.printPace });
   logger.warn("FLOWER DELIVERY IS SIMULATED", { florist: "simulated" });
+  if (config.checkout.provider === "test") {
+    logger.warn("CHECKOUT CARD PAYMENTS ARE SIMULATED", {
+      checkout_payments: "test",
+      tokens: "spt_test_ok pays, spt_test_declined declines, spt_test_3ds needs 3-D Secure",
+    });
+  }
   const worker = startWorker(core, config.fulfilmentIntervalMs, logger);
   let closing: Promise<void> | undefined;
   return {

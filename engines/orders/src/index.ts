@@ -87,6 +87,7 @@ export { ManualAddress } from "./manual-address-schema.ts";
 export {
   ADDRESS_ID_PATTERN,
   ADDRESS_TYPES,
+  DraftOrderRequest,
   ERR_DELIVERIES,
   MAIL_CLASSES,
   MAILPIECE_TYPES,
@@ -112,6 +113,7 @@ export {
 export { charCount } from "./text-length.ts";
 export {
   type NormalizedOrder,
+  type OrderRequestOptions,
   type OrderValidation,
   validateOrderRequest,
 } from "./validate-order-request.ts";

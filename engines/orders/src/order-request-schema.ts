@@ -162,3 +162,18 @@ export const OrderRequest = Type.Object(
 );
 
 export type OrderRequest = Static<typeof OrderRequest>;
+
+/**
+ * An order draft (spec 1: the draft tools): the order request of one mailpiece whose buyer is named later, on the
+ * hosted checkout page. The same fields and rules as OrderRequest, except that buyer_name and buyer_email are
+ * optional.
+ */
+export const DraftOrderRequest = Type.Object(
+  { ...OrderRequest.properties, buyer_email: Type.Optional(OrderRequest.properties.buyer_email) },
+  {
+    additionalProperties: false,
+    title: "DraftOrderRequest",
+    description:
+      "An order draft: the order request of one mailpiece, paid later on a hosted checkout page by a buyer who gives their name and email there.",
+  },
+);

@@ -374,3 +374,22 @@ describe("request fields", () => {
     ]);
   });
 });
+
+describe("order drafts", () => {
+  it("take the buyer later: buyer_email may be absent from a draft, never from an order", () => {
+    const { buyer_email: _email, buyer_name: _name, ...draft } = example("letter");
+    expect(issuesOf(draft)).toContainEqual({ path: "buyer_email", code: "required" });
+    const result = validateOrderRequest(draft, { draft: true });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.order.buyer_email).toBe("");
+  });
+
+  it("keep every other rule of an order", () => {
+    const { buyer_email: _email, ...draft } = example("letter", { unknown_field: 1, buyer_email: "x" });
+    const result = validateOrderRequest({ ...draft, buyer_email: "not an email" }, { draft: true });
+    expect(result.ok ? [] : result.issues.map((i) => i.path).sort()).toEqual([
+      "buyer_email",
+      "unknown_field",
+    ]);
+  });
+});

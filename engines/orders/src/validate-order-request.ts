@@ -3,7 +3,7 @@ import { type DocumentSource, readDocumentSource } from "./document-source.ts";
 import { type Issue, IssueList } from "./issues.ts";
 import { enumField, isJsonObject, present, stringField } from "./json-access.ts";
 import { type MailOptions, readMailOptions } from "./mail-options.ts";
-import { MAILPIECE_TYPES, OrderRequest, POSTCARD_SIZES } from "./order-request-schema.ts";
+import { DraftOrderRequest, MAILPIECE_TYPES, OrderRequest, POSTCARD_SIZES } from "./order-request-schema.ts";
 import { finishParty, type Party, readParty } from "./party.ts";
 import { checkPostcardRules } from "./postcard-rules.ts";
 import { createSchemaCheck } from "./schema-check.ts";
@@ -12,6 +12,7 @@ import { createSchemaCheck } from "./schema-check.ts";
 export interface NormalizedOrder {
   request_id: string;
   buyer_name?: string;
+  /** Empty in a draft until the buyer gives it at checkout. */
   buyer_email: string;
   file_name?: string;
   mailpiece_type: "letter" | "postcard";
@@ -30,14 +31,25 @@ export type OrderValidation =
   | { ok: false; issues: Issue[] };
 
 const checkSchema = createSchemaCheck(OrderRequest);
+let draftSchema: ReturnType<typeof createSchemaCheck> | undefined;
+/** The draft schema's check, compiled on first use: most deployments validate orders only. */
+function checkDraftSchema(body: unknown) {
+  draftSchema ??= createSchemaCheck(DraftOrderRequest);
+  return draftSchema(body);
+}
+
+export interface OrderRequestOptions {
+  /** A draft (spec 1's draft tools): the buyer is named at checkout, so buyer_email may be absent. */
+  draft?: boolean;
+}
 
 /**
  * Validates a machine order request (spec 1) and normalises it. Every problem is collected, never only the
  * first: the JSON Schema (shape, bounds, enums, formats) and every cross-field rule. Accepted orders come back
  * with the defaults applied and warnings for options that were changed or have no effect. Never throws.
  */
-export function validateOrderRequest(body: unknown): OrderValidation {
-  const schemaIssues = checkSchema(body);
+export function validateOrderRequest(body: unknown, request: OrderRequestOptions = {}): OrderValidation {
+  const schemaIssues = request.draft ? checkDraftSchema(body) : checkSchema(body);
   if (!isJsonObject(body)) return { ok: false, issues: schemaIssues };
 
   const issues = new IssueList();

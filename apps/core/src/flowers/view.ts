@@ -1,4 +1,4 @@
-import type { FloristEvent, FloristOrderStatus } from "@mailpiece/ports";
+import type { FloristEvent, FloristOrderStatus, PaymentProtocol } from "@mailpiece/ports";
 import { FloristError } from "@mailpiece/ports";
 import { publicPaymentStatus } from "../payments/payment-record.ts";
 import type { FlowerQuoteBreakdown } from "./florist-checks.ts";
@@ -22,7 +22,7 @@ export interface FlowerOrderView {
   recipient: { name: string; city: string; state: string; zipcode: string; country: string };
   quote: FlowerQuoteBreakdown;
   payment: {
-    protocol: "x402" | "mpp";
+    protocol: PaymentProtocol;
     reference: string | null;
     payer: string | null;
     amount_cents: number;

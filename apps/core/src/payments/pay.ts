@@ -5,12 +5,13 @@ import type {
   IdGenerator,
   PaymentChallenge,
   PaymentErrorCode,
+  PaymentProtocol,
   PaymentRail,
   Settlement,
   Store,
   VerifiedPayment,
 } from "@mailpiece/ports";
-import { PaymentError } from "@mailpiece/ports";
+import { DEFINITE_SETTLE_FAILURES, PaymentError } from "@mailpiece/ports";
 import { confirmPayment } from "./confirm.ts";
 import { readCredential } from "./credential.ts";
 import type { Payable } from "./payable.ts";
@@ -23,7 +24,7 @@ export interface PaymentContext {
   clock: Clock;
   ids: IdGenerator;
   /** The rails of this deployment, for confirming settlements whose answer is not known. */
-  rails: { x402?: PaymentRail; mpp?: PaymentRail };
+  rails: PaymentRails;
   /** How long a credential stays claimed: at least as long as any credential can be valid. */
   replayClaimTtlMs: number;
   /** How long (real time) a retry waits for a settlement in flight before answering 202. */
@@ -34,6 +35,9 @@ export interface PaymentContext {
    */
   settleLeaseMs: number;
 }
+
+/** The payment rails of a deployment by protocol: those it accepts, and the hosted checkout's when it has one. */
+export type PaymentRails = { [P in PaymentProtocol]?: PaymentRail };
 
 /** A request to create and pay for something paid per order (a machine order, a campaign, a flower letter), as it ends. */
 export interface CreateInput {
@@ -180,7 +184,7 @@ export async function payFor<R extends PayableRecord>(
   try {
     settlement = await attempt.rail.settle(verified, charge);
   } catch (error) {
-    if (PaymentError.isInstance(error) && error.code === "settlement_failed") {
+    if (PaymentError.isInstance(error) && DEFINITE_SETTLE_FAILURES.has(error.code)) {
       // Definite: no money moved. The record is unpaid again and the buyer can pay again.
       const failed = await payable.update(record.id, (r) => {
         if (r.payment?.attempt !== payment.attempt || r.payment_status === "paid") return undefined;

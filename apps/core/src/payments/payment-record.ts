@@ -1,4 +1,4 @@
-import type { PaymentErrorCode } from "@mailpiece/ports";
+import type { PaymentErrorCode, PaymentProtocol } from "@mailpiece/ports";
 
 /** Where a paid thing (a machine order, a campaign, a flower letter) stands with its money. */
 export type PaymentStatus =
@@ -12,7 +12,7 @@ export type PaymentStatus =
 
 /** One payment of one order, embedded in the order's record. The same type for every kind of order. */
 export interface PaymentRecord {
-  protocol: "x402" | "mpp";
+  protocol: PaymentProtocol;
   replay_key: string;
   /** `settling` until settle answers; then `settled`, `pending` (confirmed later) or `failed`. */
   status: "settling" | "settled" | "pending" | "failed";
