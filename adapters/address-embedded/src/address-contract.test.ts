@@ -7,7 +7,7 @@ import { generateSyntheticAddresses } from "./synthetic.fixture.ts";
 
 registerSuite(
   addressProviderContract({
-    name: "embedded, shipped sample",
+    name: "embedded, shipped samples",
     knownQuery: "350 Fifth Avenue 3100",
     containerQuery: "Fifth Avenue New York",
     async create() {
@@ -18,15 +18,28 @@ registerSuite(
 
 registerSuite(
   addressProviderContract({
-    name: "embedded, sample and synthetic data in two countries",
+    name: "embedded, shipped samples, in Canada",
+    country: "CA",
+    knownQuery: "111 Wellington St",
+    containerQuery: "Wellington St Ottawa",
+    async create() {
+      return { provider: createEmbeddedAddressProvider(await loadSample()) };
+    },
+  }),
+);
+
+registerSuite(
+  addressProviderContract({
+    name: "embedded, US sample and synthetic data in two countries",
     knownQuery: "245 E 93rd St 4b",
     containerQuery: "e 93rd st",
     async create() {
+      const us = (await loadSample()).filter((index) => index.country === "US");
       const canada = buildAddressIndex(
         generateSyntheticAddresses(2_000, 3).map((row) => ({ ...row, region: "ON" })),
         { country: "CA" },
       );
-      return { provider: createEmbeddedAddressProvider([await loadSample(), canada]) };
+      return { provider: createEmbeddedAddressProvider([...us, canada]) };
     },
   }),
 );

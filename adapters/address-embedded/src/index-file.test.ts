@@ -17,6 +17,13 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
+/** The index of the shipped US sample. */
+async function usSample() {
+  const index = (await loadSample()).find((one) => one.country === "US");
+  if (!index) throw new Error("the shipped samples hold a US index");
+  return index;
+}
+
 const QUERIES = [
   "350 fif",
   "fifth avenue new york",
@@ -27,7 +34,7 @@ const QUERIES = [
 
 describe("the index file", () => {
   it("answers every search and retrieve as the index it was written from", async () => {
-    const index = await loadSample();
+    const index = await usSample();
     const again = deserializeIndex(serializeIndex(index));
     const [a, b] = [createEmbeddedAddressProvider(index), createEmbeddedAddressProvider(again)];
     for (const query of QUERIES) {
@@ -39,7 +46,7 @@ describe("the index file", () => {
   });
 
   it("refuses bytes that are no index, and an index of another version", async () => {
-    const bytes = serializeIndex(await loadSample());
+    const bytes = serializeIndex(await usSample());
     const code = (input: Uint8Array) => {
       try {
         deserializeIndex(input);

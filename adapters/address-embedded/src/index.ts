@@ -21,4 +21,4 @@ export {
 export type { EmbeddedAddressProviderOptions } from "./provider.ts";
 export { createEmbeddedAddressProvider } from "./provider.ts";
 export type { AddressRow } from "./row.ts";
-export { loadSample, SAMPLE_CSV_URL } from "./sample.ts";
+export { loadSample, SAMPLE_CSV_URL, SAMPLE_CSV_URLS } from "./sample.ts";

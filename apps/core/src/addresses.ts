@@ -44,19 +44,19 @@ export function addressSearch(
       });
     } catch (error) {
       if (!AddressError.isInstance(error)) throw error;
-      if (error.code === "provider_unavailable") {
-        throw new CoreError(
-          "address_search_unavailable",
-          "Address search is unavailable; try again shortly.",
-          {
-            retryAfterSeconds: 5,
-          },
-        );
-      }
+      if (error.code === "provider_unavailable") throw addressSearchUnavailable(error);
       const path = error.field ?? "query";
       throw new CoreError("validation_failed", error.message, {
         issues: [{ path, code: error.code, message: error.message }],
       });
     }
   };
+}
+
+/** The failure of an address provider that cannot answer (a network service that is down): retry shortly. */
+export function addressSearchUnavailable(cause: unknown): CoreError {
+  return new CoreError("address_search_unavailable", "Address search is unavailable; try again shortly.", {
+    retryAfterSeconds: 5,
+    cause,
+  });
 }

@@ -82,7 +82,10 @@ export interface CoreDeps {
    * but checkout completion answers payment_rail_unavailable.
    */
   checkoutPayments?: CheckoutPayments;
-  /** Address search (spec 1: svc.search_addresses); without one, search is not offered. */
+  /**
+   * Address search (spec 1: svc.search_addresses), and the lookup of the address ids of Address-mode parties into
+   * the addresses that print; without one, search is not offered and orders give manual addresses only.
+   */
   addresses?: AddressProvider;
   /** The florist for flower letters; without one the flower-letter endpoints answer 503. */
   florist?: FloristProvider;
@@ -125,18 +128,20 @@ export interface MailpieceCore {
   readonly rails: PaymentRails;
   /**
    * Checks a machine order request and quotes it. Changes nothing. Throws validation_failed with every issue,
-   * request_id_conflict, or rate_limited.
+   * request_id_conflict, rate_limited, or address_search_unavailable when an address id cannot be looked up.
    */
   validateOrder(input: ValidateInput): Promise<ValidationView>;
   /**
    * Creates or resumes a machine order and takes its payment on the given rail. Throws validation_failed,
-   * request_id_conflict, or rate_limited (unpaid creations); a refused credential is a payment_required outcome.
+   * request_id_conflict, rate_limited (unpaid creations) or address_search_unavailable; a refused credential is a
+   * payment_required outcome.
    */
   createOrder(input: CreateOrderInput): Promise<CreateOrderOutcome>;
   /**
    * Creates (or finds again) an unpaid order draft of one mailpiece and its hosted checkout session (spec 1: the
    * draft tools). Validated exactly as a machine order, with the buyer optional; the same request_id rules and the
-   * same unpaid-creation limit. Throws validation_failed, request_id_conflict or rate_limited.
+   * same unpaid-creation limit. Throws validation_failed, request_id_conflict, rate_limited or
+   * address_search_unavailable.
    */
   createDraft(input: CreateDraftInput): Promise<OrderDraftView>;
   /** A checkout session with its order, by its id (`cs_...`). */
@@ -222,6 +227,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     },
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
+    ...(deps.addresses ? { addresses: deps.addresses } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
   };
   /** Validation is free and stores nothing, but it is work: each client has a generous limit of its own. */

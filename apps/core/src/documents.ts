@@ -4,7 +4,7 @@ import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import { fingerprintBytes } from "@mailpiece/idempotency";
 import type { DocumentSource, Issue, NormalizedOrder, Party } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
-import type { BlobStore, Clock, Store } from "@mailpiece/ports";
+import type { AddressProvider, BlobStore, Clock, Store } from "@mailpiece/ports";
 import { TypesetterError, todayUtc } from "@mailpiece/typesetter/light";
 import type { CoreConfig } from "./config.ts";
 import type { DocumentCache } from "./document-cache.ts";
@@ -13,7 +13,10 @@ import { windowLines } from "./party-view.ts";
 import { documentWorkIssue, pdfWorkOf } from "./pdf-work.ts";
 import { readUpload, UPLOAD_MESSAGES } from "./uploads.ts";
 
-/** What resolving a document may use: the config, stored uploads, and a safe fetcher for allowlisted URLs. */
+/**
+ * What preparing an order may use: the config, stored uploads, a safe fetcher for allowlisted URLs, and the address
+ * provider that resolves address search ids.
+ */
 export interface DocumentContext {
   config: CoreConfig;
   store: Store;
@@ -31,6 +34,11 @@ export interface DocumentContext {
   pdf?: PdfWork;
   /** The compliance stage forms are checked at: "machine" for validate, "payment" when paying. */
   stage?: ComplianceStage;
+  /**
+   * Resolves the address search ids of Address-mode parties into the addresses that print; absent: an order can give
+   * its addresses only as manual addresses (Address mode is refused with address_mode_unavailable).
+   */
+  addresses?: AddressProvider;
 }
 
 /** A document ready to print: its bytes, pages and where it came from. */
@@ -143,9 +151,13 @@ function letterPath(order: NormalizedOrder, field: string | undefined): string {
   return "letter";
 }
 
-/** The request field that holds a party's address, for error paths. */
+/**
+ * The request field that holds a party's address, for error paths: the manual address, the id of an address
+ * resolved from it (what prints comes from the id), or the text of an unresolved one.
+ */
 export function partyPath(role: "sender" | "recipient", party: Party): string {
-  return party.address.type === "Manual" ? `${role}_address_manual` : `${role}_address_text`;
+  if (party.address.type === "Manual") return `${role}_address_manual`;
+  return party.address.resolved ? `${role}_address_id` : `${role}_address_text`;
 }
 
 async function resolvePdf(

@@ -14,6 +14,8 @@ import { defineError } from "@mailpiece/errors";
  * - `invalid_query`: a listing's query (limit, cursor) is not acceptable.
  * - `payment_rail_unavailable`: this deployment does not accept the payment rail asked for.
  * - `florist_unavailable`: no florist is configured, or it cannot be reached.
+ * - `address_search_unavailable`: the address provider cannot answer, for a search or for the lookup of an order's
+ *   address id; `retryAfterSeconds` says when to try again.
  * - `checkout_expired`, `checkout_canceled`: a checkout session can no longer be paid; `checkout_completed`: a paid
  *   session cannot be canceled.
  * - `service_busy`: document work is queued past its limit; `retryAfterSeconds` says when to try again.

@@ -3,7 +3,7 @@ import type { Workflow } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS } from "@mailpiece/forms";
 import type { Lifecycle } from "@mailpiece/lifecycle";
 import { followProvider, isTerminal, reconcileSubmission, transition } from "@mailpiece/lifecycle";
-import type { Party } from "@mailpiece/orders";
+import type { Party, ResolvedAddress } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type {
   BlobStore,
@@ -380,27 +380,20 @@ async function printJob(ctx: FulfilmentContext, order: OrderRecord): Promise<Pri
 }
 
 /**
- * A party as the provider's address fields. Address-mode parties carry a formatted address text: its first
- * segment is the street, the last one that holds a postal code gives the city and code.
+ * A party as the provider's address fields: those of its manual address, or of the structured address its address
+ * id was resolved to. An Address-mode party that was never resolved (an order stored before ids were looked up)
+ * carries only a formatted address text: its first segment is the street, the last one that holds a postal code
+ * gives the city and code.
  */
 export function printAddress(party: Party): PrintAddress {
-  if (party.address.type === "Manual") {
-    const a = party.address;
-    return {
-      name: party.name,
-      line1: a.line1,
-      ...(a.line2 ? { line2: a.line2 } : {}),
-      city: a.city,
-      ...(a.state ? { state: a.state } : {}),
-      postal_code: a.zip,
-      country: a.countryCode,
-    };
-  }
-  const segments = party.address.text
+  const address = party.address;
+  if (address.type === "Manual") return structuredPrintAddress(party.name, address);
+  if (address.resolved) return structuredPrintAddress(party.name, address.resolved);
+  const segments = address.text
     .split(/[,\n]+/)
     .map((s) => s.trim())
     .filter(Boolean);
-  const line1 = segments[0] ?? party.address.text.slice(0, 256);
+  const line1 = segments[0] ?? address.text.slice(0, 256);
   const rest = segments.slice(1).join(" ");
   const postal =
     /([A-Z]\d[A-Z] ?\d[A-Z]\d|\d{3,5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})/i.exec(rest)?.[1] ??
@@ -412,5 +405,17 @@ export function printAddress(party: Party): PrintAddress {
     city: city.slice(0, 128),
     postal_code: postal.slice(0, 20),
     country: party.country,
+  };
+}
+
+function structuredPrintAddress(name: string, address: ResolvedAddress): PrintAddress {
+  return {
+    name,
+    line1: address.line1,
+    ...(address.line2 ? { line2: address.line2 } : {}),
+    city: address.city,
+    ...(address.state ? { state: address.state } : {}),
+    postal_code: address.zip,
+    country: address.countryCode,
   };
 }

@@ -1,7 +1,10 @@
 import type { Party } from "@mailpiece/orders";
 import { formatAddressLines, pieceAddressLines } from "@mailpiece/orders";
 
-/** A resolved party as the buyer sees it: how the address was given, and the lines that will print. */
+/**
+ * A resolved party as the buyer sees it: how the address was given, the structured address (the manual one, or the
+ * one an address id was resolved to), and the lines that will print.
+ */
 export interface PartyView {
   name: string;
   country: string;
@@ -16,12 +19,14 @@ export interface PartyView {
 export function partyView(party: Party, international?: boolean): PartyView {
   const lines = formatAddressLines(party, international === undefined ? {} : { international });
   if (party.address.type === "Address") {
+    const { resolved } = party.address;
     return {
       name: party.name,
       country: party.country,
       address_type: "Address",
       address_id: party.address.id,
       address_text: party.address.text,
+      ...(resolved ? { address: { ...resolved } } : {}),
       lines,
     };
   }

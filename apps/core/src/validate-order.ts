@@ -1,10 +1,11 @@
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
-import { isInternationalPiece, validateOrderRequest } from "@mailpiece/orders";
+import { isInternationalPiece, validateOrderRequest, withResolvedAddresses } from "@mailpiece/orders";
 import type { PreparedCampaign } from "./campaign-orders.ts";
 import { prepareCampaign } from "./campaign-orders.ts";
 import type { CampaignValidationView } from "./campaigns.ts";
 import type { DocumentContext, ResolvedDocument } from "./documents.ts";
 import { resolveDocument } from "./documents.ts";
+import { lookUpOrderAddresses } from "./order-addresses.ts";
 import type { PartyView } from "./party-view.ts";
 import { partyView } from "./party-view.ts";
 import type { QuoteView } from "./quote-order.ts";
@@ -46,7 +47,10 @@ export type PreparedMailing = PreparedOrder | PreparedCampaign;
 
 export type PrepareOrderOutcome = { ok: true; prepared: PreparedMailing } | { ok: false; issues: Issue[] };
 
-/** Validates a machine order request end to end: schema and rules, the document (or the campaign), then the price. */
+/**
+ * Validates a machine order request end to end: schema, rules and the address search ids, the document (or the
+ * campaign), then the price.
+ */
 export async function validateOrder(body: unknown, ctx: DocumentContext): Promise<ValidateOrderOutcome> {
   const prepared = await prepareOrder(body, ctx);
   return prepared.ok ? { ok: true, view: prepared.prepared.view } : prepared;
@@ -54,7 +58,10 @@ export async function validateOrder(body: unknown, ctx: DocumentContext): Promis
 
 /**
  * Like validateOrder, and keeps the normalised order and the print-ready document. A draft (`draft: true`) is an
- * order whose buyer is named at checkout.
+ * order whose buyer is named at checkout. Every Address-mode party is resolved through the deployment's address
+ * provider before anything else reads it: the letter's window lines, the price and the record all come from the
+ * structured address its id names. An unknown id is reported with the request's other problems; a provider that
+ * cannot answer throws CoreError address_search_unavailable.
  */
 export async function prepareOrder(
   body: unknown,
@@ -63,8 +70,14 @@ export async function prepareOrder(
 ): Promise<PrepareOrderOutcome> {
   const { config } = ctx;
   const checked = validateOrderRequest(body, options);
-  if (!checked.ok) return { ok: false, issues: checked.issues };
-  const order = checked.order;
+  const lookup = await lookUpOrderAddresses(body, checked.ok ? [] : checked.issues, ctx.addresses);
+  if (!checked.ok || !lookup.ok) {
+    return {
+      ok: false,
+      issues: [...(checked.ok ? [] : checked.issues), ...(lookup.ok ? [] : lookup.issues)],
+    };
+  }
+  const order = withResolvedAddresses(checked.order, lookup.addresses);
   if (order.bulk) return prepareCampaign(order, checked.warnings, ctx);
   if (!order.recipient) {
     return {

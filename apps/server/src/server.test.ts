@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createEmbeddedAddressProvider, loadSample } from "@mailpiece/address-embedded";
 import { appTarget, letterOrder, machineSuite, urlTarget } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { createMailpieceCore } from "@mailpiece/core";
@@ -28,6 +29,7 @@ const core = createMailpieceCore({
   blobs: createMemoryBlobStore(),
   rails: createRails(loadConfig({ STORE: "memory" }), memory).rails,
   florist: createSimulatedFlorist({ store: memory, clock: systemClock }),
+  addresses: createEmbeddedAddressProvider(await loadSample()),
   config: { previewSecret: "a-test-preview-secret-of-at-least-32-bytes" },
 });
 const app = createServerApp(core, {

@@ -112,6 +112,8 @@ export const MACHINE_TEST_NAMES = [
   "bulk excludes recipient fields and document sources",
   "each party uses exactly one address strategy",
   "address ids carry an allowed country",
+  "an address id prints the address it names, not its text",
+  "an unknown address id is refused at its field with address_not_found",
   "manual addresses need state for US and CA",
   "manual addresses default to US; only a non-US one must carry countryCode",
   "return receipt options need certified_return_receipt",
@@ -152,12 +154,49 @@ export const MACHINE_TEST_NAMES = [
   "an x402 challenge names its order, so its payment cannot pay another",
 ] as const;
 
+/** An address search id of type Address that the target's address provider knows, with its text. */
+export interface KnownAddress {
+  id: string;
+  text: string;
+}
+
+export interface MachineSuiteOptions {
+  /**
+   * Address ids the target's address provider knows: one in the US and one in Canada, each an id of a suggestion
+   * of type Address (the machine API has no search, so the suite cannot find them itself). Default: ids of the
+   * sample that ships with @mailpiece/address-embedded, the reference server's default provider
+   * (DEFAULT_SUITE_ADDRESSES). `false` for a deployment without address search: Address mode must then be refused
+   * with address_mode_unavailable.
+   */
+  addresses?: { us: KnownAddress; ca: KnownAddress } | false;
+}
+
+/**
+ * Ids of the sample shipped with @mailpiece/address-embedded (data/sample-us.csv and data/sample-ca.csv), as its
+ * search answers them: 350 Fifth Avenue, Suite 3100, New York, and Parliament Hill, 111 Wellington St, Ottawa.
+ */
+export const DEFAULT_SUITE_ADDRESSES: Readonly<{ us: KnownAddress; ca: KnownAddress }> = Object.freeze({
+  us: { id: "US|f00bef0ac591a24c", text: "350 Fifth Avenue, Suite 3100, New York, NY 10118" },
+  ca: { id: "CA|07cc6777dd5c40", text: "111 Wellington St, Ottawa, ON K1A 0A9" },
+});
+
+/** The order fields that give the recipient by address search id. */
+function recipientById(id: string, text: string): Record<string, unknown> {
+  return {
+    recipient_address_type: "Address",
+    recipient_address_manual: undefined,
+    recipient_address_id: id,
+    recipient_address_text: text,
+  };
+}
+
 /**
  * The machine-surface HTTP suite: runs in-process or against any deployment. Every response a test receives is
  * checked against the target's own OpenAPI description as well.
  */
-export function machineSuite(given: HttpTarget): Suite<MachineTestName> {
+export function machineSuite(given: HttpTarget, options: MachineSuiteOptions = {}): Suite<MachineTestName> {
   const target = checkedTarget(given);
+  const addresses = options.addresses === undefined ? DEFAULT_SUITE_ADDRESSES : options.addresses;
   let openapiCache: Json | undefined;
   const openapi = async (): Promise<Json> => {
     if (openapiCache) return openapiCache;
@@ -294,17 +333,18 @@ export function machineSuite(given: HttpTarget): Suite<MachineTestName> {
       const lines = recipient.lines as string[];
       assert.ok(lines.includes("1600 Pennsylvania Ave NW"), `recipient lines: ${JSON.stringify(lines)}`);
       assert.ok(lines.some((l) => l.includes("Washington") && l.includes("DC") && l.includes("20500")));
-      const byId = await validOk(
-        target,
-        letterOrder({
-          recipient_address_type: "Address",
-          recipient_address_manual: undefined,
-          recipient_address_id: "CA|Ottawa|150 Wellington St",
-          recipient_address_text: "150 Wellington St, Ottawa ON K1A 0A9, Canada",
-        }),
+      if (!addresses) return;
+      const byId = await validOk(target, letterOrder(recipientById(addresses.ca.id, addresses.ca.text)));
+      const canadian = byId.recipient as Json;
+      assert.equal(canadian.country, "CA");
+      assert.equal(canadian.address_type, "Address");
+      assert.equal(canadian.address_id, addresses.ca.id);
+      assert.equal((canadian.address as Json | undefined)?.countryCode, "CA");
+      assert.equal(
+        (canadian.lines as string[]).at(-1),
+        "CANADA",
+        "an international piece ends with the country",
       );
-      assert.equal((byId.recipient as Json).country, "CA");
-      assert.equal((byId.recipient as Json).address_type, "Address");
     },
 
     "postcards are normalised to standard colour double-sided with warnings": async () => {
@@ -442,6 +482,82 @@ export function machineSuite(given: HttpTarget): Suite<MachineTestName> {
       hasIssue(await issuesOf(target, order), "recipient_address_id", "address_country_not_allowed");
       const malformed = { ...order, recipient_address_id: "no-bar-here" };
       hasIssue(await issuesOf(target, malformed), "recipient_address_id", "invalid_address_id");
+    },
+
+    "an address id prints the address it names, not its text": async () => {
+      // A text that names another place: what prints must come from the id alone.
+      const decoy = "1 Decoy Lane, Nowhereville, ZZ 00000";
+      if (!addresses) {
+        const issues = await issuesOf(
+          target,
+          letterOrder(recipientById(DEFAULT_SUITE_ADDRESSES.us.id, decoy)),
+        );
+        hasIssue(issues, "recipient_address_id", "address_mode_unavailable");
+        return;
+      }
+      for (const [known, country] of [
+        [addresses.us, "US"],
+        [addresses.ca, "CA"],
+      ] as const) {
+        await validOk(target, letterOrder(recipientById(known.id, known.text)));
+        const view = await validOk(target, letterOrder(recipientById(known.id, decoy)));
+        const recipient = view.recipient as Json;
+        const address = recipient.address as Record<string, string> | undefined;
+        const lines = recipient.lines as string[];
+        assert.ok(address, `the recipient shows the address ${known.id} names: ${JSON.stringify(recipient)}`);
+        assert.equal(recipient.address_text, decoy, "the text is shown back as it was sent");
+        assert.equal(address.countryCode, country);
+        assert.equal(lines[0], "Grace Recipient");
+        assert.equal(
+          lines[1],
+          address.line1,
+          `the first address line is the address's: ${JSON.stringify(lines)}`,
+        );
+        const { city = "", zip = "" } = address;
+        const locality = lines.find((l) => l.includes(city) && l.includes(zip));
+        assert.ok(locality, `a line holds the city and the postal code: ${JSON.stringify(lines)}`);
+        assert.ok(!lines.some((l) => /Decoy|Nowhereville/.test(l)), `the text does not print: ${lines}`);
+      }
+      // A sender given by id resolves alike.
+      const sender = await validOk(
+        target,
+        letterOrder({
+          sender_address_type: "Address",
+          sender_address_manual: undefined,
+          sender_address_id: addresses.us.id,
+          sender_address_text: decoy,
+        }),
+      );
+      const senderView = sender.sender as Json;
+      assert.equal((senderView.address as Json | undefined)?.countryCode, "US");
+      assert.ok(
+        !(senderView.lines as string[]).some((l) => l.includes("Decoy")),
+        "the sender's text does not print",
+      );
+    },
+
+    "an unknown address id is refused at its field with address_not_found": async () => {
+      const unknown = letterOrder({
+        ...recipientById("US|no-such-address", "1 Main St, Springfield, IL 62701"),
+        colour: true,
+      });
+      const issues = await issuesOf(target, unknown);
+      hasIssue(issues, "recipient_address_id", addresses ? "address_not_found" : "address_mode_unavailable");
+      // Reported with the request's other problems, not one at a time.
+      hasIssue(issues, "colour", "unknown_property");
+      if (!addresses) return;
+      const both = await issuesOf(
+        target,
+        letterOrder({
+          ...recipientById("CA|no-such-address", addresses.ca.text),
+          sender_address_type: "Address",
+          sender_address_manual: undefined,
+          sender_address_id: "US|no-such-address",
+          sender_address_text: addresses.us.text,
+        }),
+      );
+      hasIssue(both, "recipient_address_id", "address_not_found");
+      hasIssue(both, "sender_address_id", "address_not_found");
     },
 
     "manual addresses need state for US and CA": async () => {

@@ -212,3 +212,90 @@ describe("formatAddressBlock", () => {
     ]);
   });
 });
+
+describe("Address mode resolved through the address provider", () => {
+  const resolved = (
+    id: string,
+    text: string,
+    address: NonNullable<Extract<Party["address"], { type: "Address" }>["resolved"]>,
+  ): Party => ({
+    name: "Grace Hopper",
+    country: id.slice(0, 2),
+    address: { type: "Address", id, text, resolved: address },
+  });
+
+  it("prints the structured address exactly as a manual address of the same country, not the text", () => {
+    const structured = {
+      line1: "350 Fifth Avenue",
+      line2: "Suite 3100",
+      city: "New York",
+      state: "NY",
+      zip: "10118",
+      countryCode: "US",
+    };
+    const party = resolved("US|f00bef0ac591a24c", "anything the client typed, Nowhere", structured);
+    expect(formatAddressLines(party)).toEqual(formatAddressLines(manual(structured)));
+    expect(formatAddressLines(party)).toEqual([
+      "Grace Hopper",
+      "350 Fifth Avenue",
+      "Suite 3100",
+      "New York, NY 10118",
+    ]);
+  });
+
+  it("keeps each country's line formats and ends an international piece with the country", () => {
+    const ottawa = {
+      line1: "111 Wellington St",
+      city: "Ottawa",
+      state: "ON",
+      zip: "K1A 0A9",
+      countryCode: "CA",
+    };
+    expect(formatAddressLines(resolved("CA|1", "111 Wellington St, Ottawa ON, Canada", ottawa))).toEqual([
+      "Grace Hopper",
+      "111 Wellington St",
+      "Ottawa, ON K1A 0A9",
+      "CANADA",
+    ]);
+    const london = { line1: "10 Downing St", city: "London", zip: "SW1A 2AA", countryCode: "GB" };
+    expect(formatAddressLines(resolved("GB|1", "10 Downing St", london))).toEqual(
+      formatAddressLines(manual(london)),
+    );
+    const berlin = { line1: "Unter den Linden 77", city: "Berlin", zip: "10117", countryCode: "DE" };
+    expect(formatAddressLines(resolved("DE|1", "x", berlin))).toEqual([
+      "Grace Hopper",
+      "Unter den Linden 77",
+      "10117 Berlin",
+      "GERMANY",
+    ]);
+    const us = { line1: "1 Main St", city: "Springfield", state: "IL", zip: "62701", countryCode: "US" };
+    const domestic = manual({
+      line1: "2 Oak Ave",
+      city: "Austin",
+      state: "TX",
+      zip: "78701",
+      countryCode: "US",
+    });
+    expect(pieceAddressLines(resolved("US|1", "1 Main St, USA", us), domestic).sender).toEqual([
+      "Grace Hopper",
+      "1 Main St",
+      "Springfield, IL 62701",
+    ]);
+  });
+
+  it("names the id as the request field of every address line", () => {
+    const ottawa = {
+      line1: "111 Wellington St",
+      city: "Ottawa",
+      state: "ON",
+      zip: "K1A 0A9",
+      countryCode: "CA",
+    };
+    expect(formatAddressBlock(resolved("CA|1", "111 Wellington St", ottawa), "recipient")).toEqual([
+      { text: "Grace Hopper", path: "recipient_name" },
+      { text: "111 Wellington St", path: "recipient_address_id" },
+      { text: "Ottawa, ON K1A 0A9", path: "recipient_address_id" },
+      { text: "CANADA", path: "recipient_address_id" },
+    ]);
+  });
+});

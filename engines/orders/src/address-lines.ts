@@ -1,5 +1,5 @@
 import { type CountryCode, countryName, isCountryName, resolveCountry } from "./countries.ts";
-import type { Party, PartyRole } from "./party.ts";
+import type { Party, PartyRole, ResolvedAddress } from "./party.ts";
 
 /** Mailpiece posts every piece in the US: a piece with a party elsewhere crosses a border. */
 const POSTING_COUNTRY = "US";
@@ -44,11 +44,12 @@ export function pieceAddressLines(
  * Manual addresses: line1, line2, then the locality line in the country's customary order: "City, ST ZIP" for the
  * US and Canada, "City" then "POSTCODE" for the United Kingdom, "City PIN" (then the state) for India, and
  * "ZIP City" (then the region, when given) elsewhere in Europe.
- * Address-search addresses: the address text split on commas and line breaks.
+ * Address-search addresses resolved through the address provider (`address.resolved`): exactly as a manual address
+ * of the same country. Unresolved ones: the address text split on commas and line breaks.
  * International pieces (`options.international`) end with the country name in capitals, in both modes; the
- * country of an address-search address is the one of its id. When the address text already ends with the country
- * (its name, another common name such as "UK" or "Deutschland", or its code), that ending is replaced by the
- * country line rather than printed twice.
+ * country of an address-search address is the one of its id. When the text of an unresolved address already ends
+ * with the country (its name, another common name such as "UK" or "Deutschland", or its code), that ending is
+ * replaced by the country line rather than printed twice.
  */
 export function formatAddressLines(party: Party, options: AddressLineOptions = {}): string[] {
   return formatAddressBlock(party, "recipient", options).map((line) => line.text);
@@ -57,7 +58,8 @@ export function formatAddressLines(party: Party, options: AddressLineOptions = {
 /**
  * formatAddressLines with the request field of each line (`${role}_name`, `${role}_address_text`,
  * `${role}_address_manual.city`, the country line at `${role}_address_id` or `${role}_address_manual.countryCode`),
- * so a problem found in a printed line can be reported at the field the client sent.
+ * so a problem found in a printed line can be reported at the field the client sent. Every address line of a
+ * resolved address-search address is at `${role}_address_id`: the id is what the client sent for it.
  */
 export function formatAddressBlock(
   party: Party,
@@ -69,7 +71,15 @@ export function formatAddressBlock(
   const lines: AddressBlockLine[] = [{ text: party.name.trim(), path: `${role}_name` }];
   const address = party.address;
   let countryPath: string;
-  if (address.type === "Address") {
+  if (address.type === "Manual") {
+    const at = (field: string) => `${role}_address_manual.${field}`;
+    lines.push(...structuredLines(address, at));
+    countryPath = at("countryCode");
+  } else if (address.resolved !== undefined) {
+    const idPath = `${role}_address_id`;
+    lines.push(...structuredLines(address.resolved, () => idPath));
+    countryPath = idPath;
+  } else {
     const textPath = `${role}_address_text`;
     let parts = address.text
       .split(/[,\r\n]+/)
@@ -78,34 +88,41 @@ export function formatAddressBlock(
     if (international && country !== undefined) parts = withoutCountryEnding(parts, country);
     for (const part of parts) lines.push({ text: part, path: textPath });
     countryPath = `${role}_address_id`;
-  } else {
-    const at = (field: string) => `${role}_address_manual.${field}`;
-    const city = address.city.trim();
-    const zip = address.zip.trim();
-    const state = address.state?.trim() ?? "";
-    lines.push({ text: address.line1.trim(), path: at("line1") });
-    lines.push({ text: address.line2?.trim() ?? "", path: at("line2") });
-    switch (resolveCountry(address.countryCode)) {
-      case "US":
-      case "CA":
-        lines.push({ text: state ? `${city}, ${state} ${zip}` : `${city} ${zip}`, path: at("city") });
-        break;
-      case "GB":
-        lines.push({ text: city, path: at("city") }, { text: zip, path: at("zip") });
-        lines.push({ text: state, path: at("state") });
-        break;
-      case "IN":
-        lines.push({ text: `${city} ${zip}`, path: at("city") }, { text: state, path: at("state") });
-        break;
-      default:
-        lines.push({ text: `${zip} ${city}`, path: at("city") }, { text: state, path: at("state") });
-    }
-    countryPath = at("countryCode");
   }
   if (international && country !== undefined) {
     lines.push({ text: countryName(country).toUpperCase(), path: countryPath });
   }
   return lines.filter((line) => line.text.trim() !== "");
+}
+
+/**
+ * The address lines of a structured address (manual, or resolved from an id): line1, line2, then the locality in
+ * the country's customary order. `at` names the request field of each part.
+ */
+function structuredLines(address: ResolvedAddress, at: (field: string) => string): AddressBlockLine[] {
+  const city = address.city.trim();
+  const zip = address.zip.trim();
+  const state = address.state?.trim() ?? "";
+  const lines: AddressBlockLine[] = [
+    { text: address.line1.trim(), path: at("line1") },
+    { text: address.line2?.trim() ?? "", path: at("line2") },
+  ];
+  switch (resolveCountry(address.countryCode)) {
+    case "US":
+    case "CA":
+      lines.push({ text: state ? `${city}, ${state} ${zip}` : `${city} ${zip}`, path: at("city") });
+      break;
+    case "GB":
+      lines.push({ text: city, path: at("city") }, { text: zip, path: at("zip") });
+      lines.push({ text: state, path: at("state") });
+      break;
+    case "IN":
+      lines.push({ text: `${city} ${zip}`, path: at("city") }, { text: state, path: at("state") });
+      break;
+    default:
+      lines.push({ text: `${zip} ${city}`, path: at("city") }, { text: state, path: at("state") });
+  }
+  return lines;
 }
 
 /**

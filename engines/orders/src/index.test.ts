@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentSource, Issue, NormalizedOrder, OrderValidation, Party } from "./index.ts";
 import {
+  ADDRESS_LOOKUP_CODES,
   ALLOWED_COUNTRIES,
+  addressReferences,
   BulkObject,
   CA_PROVINCES,
+  checkResolvedAddress,
   createSchemaCheck,
   EXAMPLE_ORDER_REQUESTS,
   FormAttachment,
@@ -36,6 +39,7 @@ import {
   ValidationIssue,
   validateOrderRequest,
   validationErrorBody,
+  withResolvedAddresses,
 } from "./index.ts";
 
 describe("package entry", () => {
@@ -57,6 +61,9 @@ describe("package entry", () => {
       resolveSubdivision,
       unprintableCharacters,
       travelsRegistered,
+      addressReferences,
+      checkResolvedAddress,
+      withResolvedAddresses,
     };
     for (const fn of Object.values(functions)) expect(typeof fn).toBe("function");
     const schemas = {
@@ -79,6 +86,7 @@ describe("package entry", () => {
     expect(MAX_CAMPAIGN_ROWS).toBe(100_000);
     expect(MAX_CSV_BYTES).toBe(50 * 1024 * 1024);
     expect(ISSUE_CODES.length).toBeGreaterThan(40);
+    expect(ADDRESS_LOOKUP_CODES).toContain("address_not_found");
     expect(US_STATES.IL).toBe("Illinois");
     expect(CA_PROVINCES.BC).toBe("British Columbia");
     expect(typeof UUID_PATTERN).toBe("string");

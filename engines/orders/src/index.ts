@@ -8,6 +8,17 @@ export {
   pieceAddressLines,
 } from "./address-lines.ts";
 export {
+  ADDRESS_LOOKUP_CODES,
+  type AddressLookupCode,
+  type AddressReference,
+  addressModeUnavailable,
+  addressReferences,
+  checkResolvedAddress,
+  type ResolvedAddressCheck,
+  withResolvedAddress,
+  withResolvedAddresses,
+} from "./address-reference.ts";
+export {
   BULK_EXCLUDED_FIELDS,
   describeCampaignRows,
   type NormalizedBulk,
@@ -96,7 +107,7 @@ export {
   RETURN_RECEIPT_FORMATS,
 } from "./order-request-schema.ts";
 export { parseOrderRequest } from "./parse-order-request.ts";
-export type { Party, PartyRole } from "./party.ts";
+export type { Party, PartyRole, ResolvedAddress } from "./party.ts";
 export { PdfSource } from "./pdf-source-schema.ts";
 export { describeCharacters, unprintableCharacters } from "./printable-text.ts";
 export { applyRegisteredMail, travelsRegistered } from "./registered-mail.ts";

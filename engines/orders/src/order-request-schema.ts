@@ -33,7 +33,7 @@ const addressId = (party: "sender" | "recipient") =>
       minLength: 1,
       maxLength: 512,
       pattern: ADDRESS_ID_PATTERN,
-      description: `Address search id of the ${party}: two to four letters (the country, alpha-2 or alpha-3, an allowed country), a vertical bar, then the provider's id. 1 to 512 characters. Required in Address mode.`,
+      description: `Address search id of the ${party}: the id of a suggestion of type Address from address search (svc.search_addresses); two to four letters (the country, alpha-2 or alpha-3, an allowed country), a vertical bar, then the provider's id. 1 to 512 characters. Required in Address mode. The deployment's address provider looks it up and the structured address it names is what prints; an id it does not know is refused with address_not_found, and a deployment without address search refuses Address mode with address_mode_unavailable.`,
     }),
   );
 
@@ -42,7 +42,7 @@ const addressText = (party: "sender" | "recipient") =>
     Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: `Human-readable ${party} address as returned by address search. 1 to 2000 characters. Required in Address mode.`,
+      description: `Human-readable ${party} address as returned by address search. 1 to 2000 characters. Required in Address mode. Shown back to the client; the printed lines come from the address the id names.`,
     }),
   );
 

@@ -8,23 +8,31 @@ import { unprintableCharacters, unprintableMessage } from "./printable-text.ts";
 import { charCount, isBlank } from "./text-length.ts";
 
 /**
+ * The structured address behind an address search id, as the deployment's address provider answers it: the fields
+ * of a manual address, so that it prints as one would. `countryCode` is ISO alpha-2, upper case.
+ */
+export interface ResolvedAddress {
+  line1: string;
+  line2?: string;
+  city: string;
+  /** State, province or region where the country uses one. */
+  state?: string;
+  zip: string;
+  countryCode: string;
+}
+
+/**
  * A sender or recipient, resolved. `country` is the ISO alpha-2 code of the address: the countryCode of a manual
- * address (US when none was given), the leading segment of an address search id.
+ * address (US when none was given), the leading segment of an address search id. An address given by id carries
+ * `resolved`, the structured address the address provider answered for the id, once it was looked up; what prints
+ * comes from it, and the id's text is only shown.
  */
 export interface Party {
   name: string;
   country: string;
   address:
-    | { type: "Address"; id: string; text: string }
-    | {
-        type: "Manual";
-        line1: string;
-        line2?: string;
-        city: string;
-        state?: string;
-        zip: string;
-        countryCode: string;
-      };
+    | { type: "Address"; id: string; text: string; resolved?: ResolvedAddress }
+    | ({ type: "Manual" } & ResolvedAddress);
 }
 
 export type PartyRole = "sender" | "recipient";
