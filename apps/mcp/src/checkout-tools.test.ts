@@ -1,13 +1,13 @@
+import type { LoopbackServer } from "@mailpiece/conformance";
 import { letterOrder, makePdf, mortgageFormOrder, pdfDataUrl } from "@mailpiece/conformance";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Server } from "srvx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { createMcpApp } from "./mcp-app.ts";
 import { startMcpServer } from "./test-server.fixture.ts";
 
-let server: Server;
+let server: LoopbackServer;
 let url: string;
 let mcp: ReturnType<typeof createMcpApp>;
 let client: Client;
@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await mcp?.close();
-  await server?.close(true);
+  await server?.close();
 });
 
 describe("drafts and hosted checkout over MCP", () => {

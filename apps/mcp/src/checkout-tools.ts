@@ -2,7 +2,7 @@ import type { CheckoutView, OrderDraftView } from "@mailpiece/core";
 import { canonicalJson } from "@mailpiece/idempotency";
 import { DraftOrderRequest, FormAttachment } from "@mailpiece/orders";
 import { type TSchema, Type } from "typebox";
-import type { ToolContext, ToolDefinition } from "./tools.ts";
+import type { ToolContext } from "./tools.ts";
 import { define, ToolFailure } from "./tools.ts";
 
 /** The fields every draft shares with a machine order: request_id, buyer, parties and mail options. */

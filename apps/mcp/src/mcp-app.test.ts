@@ -1,3 +1,4 @@
+import type { LoopbackServer } from "@mailpiece/conformance";
 import { letterOrder } from "@mailpiece/conformance";
 import { testMethodClient } from "@mailpiece/rail-mpp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,13 +8,12 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx } from "mppx/client";
-import type { Server } from "srvx";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { createMcpApp } from "./mcp-app.ts";
 import { startMcpServer } from "./test-server.fixture.ts";
 
-let server: Server;
+let server: LoopbackServer;
 let url: string;
 let mcp: ReturnType<typeof createMcpApp>;
 let client: Client;
@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await mcp?.close();
-  await server?.close(true);
+  await server?.close();
 });
 
 describe("the MCP server at /mcp, driven by the MCP SDK client", () => {
@@ -287,7 +287,7 @@ describe("the HTTP side of /mcp", () => {
       expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
     } finally {
       await limited.app.close();
-      await limited.running.close(true);
+      await limited.running.close();
     }
   });
 });

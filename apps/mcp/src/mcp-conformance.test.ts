@@ -21,7 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await started.app.close();
-  await started.running.close(true);
+  await started.running.close();
   rmSync(results, { recursive: true, force: true });
 });
 

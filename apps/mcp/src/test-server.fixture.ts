@@ -1,10 +1,10 @@
 import { createEmbeddedAddressProvider, loadSample } from "@mailpiece/address-embedded";
 import { createTestCheckout } from "@mailpiece/checkout-test";
+import { serveOnLoopback } from "@mailpiece/conformance";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createMppRail, testMethod } from "@mailpiece/rail-mpp";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
-import { serve } from "srvx";
 import { createMcpApp } from "./mcp-app.ts";
 
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -35,17 +35,8 @@ export async function startMcpServer(options: { requestsPerMinute?: number } = {
     config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!" },
   });
   let app: ReturnType<typeof createMcpApp> | undefined;
-  const running = serve({
-    fetch: (request) => app!.fetch(request),
-    hostname: "127.0.0.1",
-    port: 0,
-    silent: true,
-    gracefulShutdown: false,
-  });
-  await running.ready();
-  const address = running.node?.server?.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  const base = `http://127.0.0.1:${port}`;
+  const running = await serveOnLoopback((request) => app!.fetch(request));
+  const base = running.url;
   app = createMcpApp(core, { publicUrl: base, version: "test", ...options });
   return { running, base, app, core };
 }

@@ -1,3 +1,4 @@
+import { createCheckoutApp } from "@mailpiece/checkout";
 import type { MailpieceCore } from "@mailpiece/core";
 import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
 import { createMcpApp } from "@mailpiece/mcp";
@@ -75,6 +76,8 @@ export function createServerApp(
     onUnexpectedError,
   });
   app.mount("", mcp);
+  // The hosted checkout of order drafts (spec 1: a draft's checkout_url).
+  app.mount("", createCheckoutApp(core, { publicUrl: options.publicUrl, onUnexpectedError }));
 
   app.all("/**", () => errorAnswer("not_found", "No such resource."));
   return Object.assign(app, { close: () => mcp.close() });

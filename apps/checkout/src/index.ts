@@ -1,0 +1,2 @@
+export type { CheckoutAppOptions } from "./checkout-app.ts";
+export { createCheckoutApp } from "./checkout-app.ts";
