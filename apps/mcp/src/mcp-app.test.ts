@@ -290,4 +290,57 @@ describe("the HTTP side of /mcp", () => {
       await limited.running.close();
     }
   });
+
+  it("answers 429 with Retry-After and the call's JSON-RPC error past the unpaid-creation limit, charging nothing", async () => {
+    const limited = await startMcpServer({ core: { unpaidRateLimit: { limit: 1, windowMs: 3_600_000 } } });
+    const agent = await connect(limited.base);
+    try {
+      const first = (await agent.callTool({
+        name: "svc.create_machine_order",
+        arguments: { payment_protocol: "mpp", order: letterOrder() },
+      })) as CallToolResult;
+      expect(first.structuredContent).toMatchObject({ status: "payment_required" });
+      // The same call through the SDK client fails with the HTTP status...
+      await expect(
+        agent.callTool({
+          name: "svc.create_machine_order",
+          arguments: { payment_protocol: "mpp", order: letterOrder() },
+        }),
+      ).rejects.toMatchObject({ code: 429, message: expect.stringMatching(/rate_limited/) });
+      // ...and on the wire it is 429 with Retry-After and a JSON-RPC error naming the call.
+      const sessionId = (agent.transport as StreamableHTTPClientTransport).sessionId!;
+      const refused = await fetch(`${limited.base}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sessionId,
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: {
+            name: "svc.create_machine_order",
+            arguments: { payment_protocol: "mpp", order: letterOrder() },
+          },
+        }),
+      });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(60);
+      expect(await refused.json()).toMatchObject({
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32029, data: { error: "rate_limited" } },
+      });
+      // Other tools still answer on the same session.
+      const ping = (await agent.callTool({ name: "svc.ping", arguments: {} })) as CallToolResult;
+      expect(ping.isError).toBeFalsy();
+    } finally {
+      await agent.close();
+      await limited.app.close();
+      await limited.running.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprot
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { createRequestLimiter } from "./request-limiter.ts";
+import { isToolCall, surfaceRateLimit } from "./tool-rate-limit.ts";
 
 export interface McpAppOptions {
   /** Absolute base URL of the deployment: its host (and origin) are the only ones /mcp answers. */
@@ -33,7 +34,8 @@ const SESSION_HEADER = "mcp-session-id";
  * The agent tools over MCP's streamable HTTP transport at /mcp: POST for JSON-RPC, GET for the server's SSE stream,
  * DELETE to end a session. A session starts with `initialize` and is named by the `mcp-session-id` header after
  * it. Requests whose Host (or Origin) is not the deployment's own are refused (DNS rebinding); a client past its
- * request budget gets 429 with Retry-After. The MCP SDK loads with the first request, so a deployment whose agents
+ * request budget, or a tool call past one of the core's per-client limits (address search, unpaid order creation),
+ * gets 429 with Retry-After and a JSON-RPC error body. The MCP SDK loads with the first request, so a deployment whose agents
  * never call it does not hold it.
  */
 export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & { close(): Promise<void> } {
@@ -83,17 +85,18 @@ export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & 
       const session = sessions.get(sessionId);
       if (!session) return rpcError(404, -32001, "Session not found: initialize a new session.");
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(request, { authInfo });
+      if (request.method !== "POST") return session.transport.handleRequest(request, { authInfo });
+      const parsed = await jsonBody(request);
+      if (!parsed.ok) return parsed.refusal;
+      const answer = await session.transport.handleRequest(request, { parsedBody: parsed.body, authInfo });
+      return isToolCall(parsed.body) ? surfaceRateLimit(answer) : answer;
     }
     if (request.method !== "POST") {
       return rpcError(400, -32000, "Bad Request: no mcp-session-id; initialize a session with a POST first.");
     }
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      return rpcError(400, -32700, "Parse error: the body is not JSON.");
-    }
+    const parsed = await jsonBody(request);
+    if (!parsed.ok) return parsed.refusal;
+    const body = parsed.body;
     if (!transports.isInitialize(body)) {
       return rpcError(
         400,
@@ -147,6 +150,16 @@ async function loadSdk() {
     server: (core: MailpieceCore, publicUrl: string, version: string) =>
       createToolServer((clientKey) => ({ core, publicUrl, clientKey, version }), { version }),
   };
+}
+
+async function jsonBody(
+  request: Request,
+): Promise<{ ok: true; body: unknown } | { ok: false; refusal: Response }> {
+  try {
+    return { ok: true, body: await request.json() };
+  } catch {
+    return { ok: false, refusal: rpcError(400, -32700, "Parse error: the body is not JSON.") };
+  }
 }
 
 /** 403 for a Host that is not the deployment's, or an Origin from another site (DNS rebinding); else undefined. */

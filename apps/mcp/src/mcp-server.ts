@@ -9,6 +9,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { TOOLS } from "./catalog.ts";
+import { RATE_LIMITED, RATE_LIMITED_RPC_CODE } from "./tool-rate-limit.ts";
 import type { ToolContext, ToolDefinition } from "./tools.ts";
 import { ToolFailure } from "./tools.ts";
 
@@ -21,7 +22,8 @@ const checks = new Map<string, SchemaCheck>(
  * One MCP server (one per session): it lists the tools with their input and output schemas and annotations, and runs
  * a call through the core. Arguments that do not fit a tool's schema, and every refusal of the core, answer a tool
  * result with `isError: true` and a text that names the field and says what to change, so that a model can correct
- * itself; an unknown tool is a JSON-RPC error (invalid params).
+ * itself; an unknown tool is a JSON-RPC error (invalid params), and so is a call past one of the core's per-client
+ * limits (code RATE_LIMITED_RPC_CODE, `data: {error: "rate_limited", retry_after_seconds}`).
  */
 export function createToolServer(
   context: (clientKey: string) => ToolContext,
@@ -73,6 +75,14 @@ export async function callTool(
     return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }], structuredContent: result };
   } catch (error) {
     if (error instanceof ToolFailure) return failure(error.message, error.structured);
+    if (CoreError.isInstance(error) && error.code === "rate_limited") {
+      // Past a per-client limit of spec 1: a JSON-RPC error, which the HTTP app answers with 429 and Retry-After.
+      const seconds = error.retryAfterSeconds ?? 1;
+      throw new McpError(RATE_LIMITED_RPC_CODE, `${tool.name}: ${error.message}`, {
+        error: RATE_LIMITED,
+        retry_after_seconds: seconds,
+      });
+    }
     if (CoreError.isInstance(error)) return failure(coreMessage(tool, error));
     throw error;
   }

@@ -1,6 +1,7 @@
 import { createEmbeddedAddressProvider, loadSample } from "@mailpiece/address-embedded";
 import { createTestCheckout } from "@mailpiece/checkout-test";
 import { serveOnLoopback } from "@mailpiece/conformance";
+import type { CoreConfig } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createMppRail, testMethod } from "@mailpiece/rail-mpp";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
@@ -13,7 +14,10 @@ const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
  * A server on 127.0.0.1 with the MCP app over a core with both rails (MPP test method, x402 local facilitator), the
  * test checkout payments and the embedded address sample.
  */
-export async function startMcpServer(options: { requestsPerMinute?: number } = {}) {
+export async function startMcpServer(
+  options: { requestsPerMinute?: number; core?: Partial<CoreConfig> } = {},
+) {
+  const { core: coreConfig, ...appOptions } = options;
   const store = createMemoryStore();
   const core = createMailpieceCore({
     store,
@@ -32,11 +36,11 @@ export async function startMcpServer(options: { requestsPerMinute?: number } = {
     },
     addresses: createEmbeddedAddressProvider(await loadSample()),
     checkoutPayments: createTestCheckout(),
-    config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!" },
+    config: { previewSecret: "a-preview-secret-of-at-least-32-bytes!", ...coreConfig },
   });
   let app: ReturnType<typeof createMcpApp> | undefined;
   const running = await serveOnLoopback((request) => app!.fetch(request));
   const base = running.url;
-  app = createMcpApp(core, { publicUrl: base, version: "test", ...options });
+  app = createMcpApp(core, { publicUrl: base, version: "test", ...appOptions });
   return { running, base, app, core };
 }
