@@ -1,4 +1,5 @@
 export { TOOLS } from "./catalog.ts";
-export type { McpAppOptions } from "./mcp-app.ts";
-export { createMcpApp } from "./mcp-app.ts";
+export type { McpAppOptions, McpHttpApp, McpHttpOptions } from "./mcp-app.ts";
+export { createMcpApp, createMcpHttpApp } from "./mcp-app.ts";
+export { RATE_LIMITED, RATE_LIMITED_RPC_CODE } from "./tool-rate-limit.ts";
 export type { ToolDefinition } from "./tools.ts";

@@ -1,19 +1,20 @@
 import type { MailpieceCore } from "@mailpiece/core";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { createRequestLimiter } from "./request-limiter.ts";
 import { isToolCall, surfaceRateLimit } from "./tool-rate-limit.ts";
 
-export interface McpAppOptions {
-  /** Absolute base URL of the deployment: its host (and origin) are the only ones /mcp answers. */
+/** How an MCP server is served over streamable HTTP (see createMcpHttpApp). */
+export interface McpHttpOptions {
+  /** Absolute base URL of the deployment: its host (and origin) are the only ones the endpoint answers. */
   publicUrl: string;
-  version: string;
   /** Take the client IP from X-Forwarded-For (only behind a proxy you trust). */
   trustProxy?: boolean;
   /** More Host values to answer besides the public URL's (host or host:port), e.g. a load balancer's name. */
   allowedHosts?: string[];
-  /** Requests to /mcp one client may send per minute (default 600); past it: 429 with Retry-After. */
+  /** Requests to the endpoint one client may send per minute (default 600); past it: 429 with Retry-After. */
   requestsPerMinute?: number;
   /** Open sessions at most (default 1000); past it a new session is refused with 503. */
   maxSessions?: number;
@@ -23,6 +24,13 @@ export interface McpAppOptions {
   onUnexpectedError?: (error: unknown) => void;
 }
 
+export interface McpAppOptions extends McpHttpOptions {
+  version: string;
+}
+
+/** An MCP app over streamable HTTP: an h3 app whose close() ends every open session. */
+export type McpHttpApp = H3 & { close(): Promise<void> };
+
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
@@ -31,14 +39,35 @@ interface Session {
 const SESSION_HEADER = "mcp-session-id";
 
 /**
- * The agent tools over MCP's streamable HTTP transport at /mcp: POST for JSON-RPC, GET for the server's SSE stream,
- * DELETE to end a session. A session starts with `initialize` and is named by the `mcp-session-id` header after
- * it. Requests whose Host (or Origin) is not the deployment's own are refused (DNS rebinding); a client past its
- * request budget, or a tool call past one of the core's per-client limits (address search, unpaid order creation),
- * gets 429 with Retry-After and a JSON-RPC error body. The MCP SDK loads with the first request, so a deployment whose agents
- * never call it does not hold it.
+ * The agent tools (spec 1) at /mcp, over createMcpHttpApp. The tool server's module loads with the first session,
+ * so a deployment whose agents never call it does not hold it.
  */
-export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & { close(): Promise<void> } {
+export function createMcpApp(core: MailpieceCore, options: McpAppOptions): McpHttpApp {
+  const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  return createMcpHttpApp(
+    "/mcp",
+    async () =>
+      (await import("./mcp-server.ts")).createToolServer(
+        (clientKey) => ({ core, publicUrl, clientKey, version: options.version }),
+        { version: options.version },
+      ),
+    options,
+  );
+}
+
+/**
+ * Serves MCP servers over the streamable HTTP transport at `path`: POST for JSON-RPC, GET for the server's SSE
+ * stream, DELETE to end a session. Each session gets its own server from `createServer`, which is given the
+ * caller's client key (also passed to every request handler as `extra.authInfo.clientId`). Requests whose Host (or
+ * Origin) is not the deployment's own are refused (DNS rebinding); a client past its request budget, or a tool call
+ * answered with a rate-limited JSON-RPC error (see tool-rate-limit.ts), gets 429 with Retry-After and a JSON-RPC
+ * error body. The MCP SDK loads with the first request.
+ */
+export function createMcpHttpApp(
+  path: string,
+  createServer: (clientKey: string) => Server | Promise<Server>,
+  options: McpHttpOptions,
+): McpHttpApp {
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   const own = new URL(publicUrl);
   const hosts = new Set([
@@ -78,7 +107,7 @@ export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & 
         "retry-after": String(rate.retryAfterSeconds),
       });
     }
-    const { transports, server } = await sdk;
+    const transports = await sdk;
     const authInfo = { token: "", clientId: clientKey, scopes: [] };
     const sessionId = request.headers.get(SESSION_HEADER);
     if (sessionId) {
@@ -116,7 +145,7 @@ export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & 
         sessions.delete(id);
       },
     });
-    await server(core, publicUrl, options.version).connect(transport);
+    await (await createServer(clientKey)).connect(transport);
     return transport.handleRequest(request, { parsedBody: body, authInfo });
   };
 
@@ -126,7 +155,7 @@ export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & 
       return rpcError(500, -32603, "Internal error.");
     },
   });
-  app.all("/mcp", handle);
+  app.all(path, handle);
   return Object.assign(app, {
     async close() {
       clearInterval(sweep);
@@ -137,19 +166,13 @@ export function createMcpApp(core: MailpieceCore, options: McpAppOptions): H3 & 
   });
 }
 
-/** The MCP SDK and the tool server, loaded once, on the first request. */
+/** The MCP SDK's transport, loaded once, on the first request. */
 async function loadSdk() {
-  const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest }, { createToolServer }] =
-    await Promise.all([
-      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-      import("@modelcontextprotocol/sdk/types.js"),
-      import("./mcp-server.ts"),
-    ]);
-  return {
-    transports: { Transport: WebStandardStreamableHTTPServerTransport, isInitialize: isInitializeRequest },
-    server: (core: MailpieceCore, publicUrl: string, version: string) =>
-      createToolServer((clientKey) => ({ core, publicUrl, clientKey, version }), { version }),
-  };
+  const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { Transport: WebStandardStreamableHTTPServerTransport, isInitialize: isInitializeRequest };
 }
 
 async function jsonBody(
