@@ -1,6 +1,6 @@
-export type { AllowList } from "./allow-list.ts";
-export { parseHostAllowList } from "./allow-list.ts";
-export type { DocumentTarget } from "./document-url.ts";
+export type { AllowList, PrivateHostList } from "./allow-list.ts";
+export { parseHostAllowList, parsePrivateHostList } from "./allow-list.ts";
+export type { DocumentTarget, HostPolicy } from "./document-url.ts";
 export { checkDocumentUrl, MAX_URL_LENGTH } from "./document-url.ts";
 export type { FetchErrorCode } from "./errors.ts";
 export { FetchError } from "./errors.ts";

@@ -1,9 +1,12 @@
 import { request } from "node:http";
-import type { TLSSocket } from "node:tls";
+import type { Socket } from "node:net";
 import type { DocumentTarget } from "./document-url.ts";
 import { FetchError } from "./errors.ts";
 
-/** The headers of every request: no cookies, no authorization, nothing from the caller. */
+/**
+ * The headers of every request: no cookies, no authorization, nothing from the caller. `accept` is the default;
+ * a fetcher created with another `accept` sends that instead.
+ */
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
   accept: "application/pdf",
   "accept-encoding": "identity",
@@ -19,17 +22,19 @@ export type HopOutcome =
   | { kind: "redirect"; location: string };
 
 /**
- * Sends one `GET` over an established TLS socket and reads the answer. 301, 302, 303, 307 and 308 with a
- * `Location` are redirects; any other non-2xx is `http_status`. A 2xx body is refused with `too_large` when its
+ * Sends one `GET` over an established socket (TLS, or plain TCP for an http target) and reads the answer, with
+ * `accept` as the Accept header. 301, 302, 303, 307 and 308 with a `Location` are redirects; any other non-2xx is
+ * `http_status`. A 2xx body is refused with `too_large` when its
  * `Content-Length` exceeds `maxBytes`, and otherwise streamed and cut off (connection closed) as soon as it passes
  * `maxBytes`. A body that ends early is `connection_failed`. The socket is always closed when the hop is over.
  */
 export function requestDocument(
-  socket: TLSSocket,
+  socket: Socket,
   target: DocumentTarget,
-  maxBytes: number,
+  limits: { maxBytes: number; accept: string },
   signal: AbortSignal,
 ): Promise<HopOutcome> {
+  const { maxBytes, accept } = limits;
   if (signal.aborted) {
     socket.destroy();
     return Promise.reject(signal.reason);
@@ -63,8 +68,10 @@ export function requestDocument(
       path: `${target.url.pathname}${target.url.search}`,
       setHost: false,
       headers: {
-        host: target.port === 443 ? target.hostname : `${target.hostname}:${target.port}`,
+        host:
+          target.port === (target.secure ? 443 : 80) ? target.hostname : `${target.hostname}:${target.port}`,
         ...REQUEST_HEADERS,
+        accept,
       },
     });
     signal.addEventListener("abort", onAbort, { once: true });

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { isIpLiteral } from "./allow-list.ts";
 import type { DocumentTarget } from "./document-url.ts";
 import { FetchError } from "./errors.ts";
 import { isPublicAddress } from "./ip-address.ts";
@@ -20,10 +21,11 @@ export const systemLookup: LookupFunction = async (hostname) => {
 };
 
 /**
- * The addresses a hop may connect to: the host is resolved exactly once with `lookup` (IP-literal hosts never get
- * here, the allowlist refuses them). Unless `allowPrivateAddresses` is set, every address must be public: one
- * non-public answer refuses the whole host with `address_not_public`, before any connection. No answer, a failing
- * resolver or an answer that is not an IP address is `connection_failed`.
+ * The addresses a hop may connect to: the host is resolved exactly once with `lookup` (an IP-literal host, which
+ * only `privateHosts` admits, is its own address). Unless `allowPrivateAddresses` is set or the host is one of
+ * `privateHosts`, every address must be public: one non-public answer refuses the whole host with
+ * `address_not_public`, before any connection. No answer, a failing resolver or an answer that is not an IP address
+ * is `connection_failed`.
  */
 export async function resolveAddresses(
   target: DocumentTarget,
@@ -31,7 +33,13 @@ export async function resolveAddresses(
   allowPrivateAddresses: boolean,
   signal: AbortSignal,
 ): Promise<ResolvedAddress[]> {
-  const answers = await abortable(lookup(target.hostname), signal).catch((cause: unknown) => {
+  const literal = isIpLiteral(target.hostname) ? target.hostname.replace(/^\[|\]$/g, "") : undefined;
+  const answers = await abortable(
+    literal === undefined
+      ? lookup(target.hostname)
+      : Promise.resolve<ResolvedAddress[]>([{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }]),
+    signal,
+  ).catch((cause: unknown) => {
     if (signal.aborted) throw signal.reason;
     throw new FetchError("connection_failed", `${target.hostname} does not resolve`, {
       url: target.url.href,
@@ -57,7 +65,7 @@ export async function resolveAddresses(
     }
     return { address, family: family === 6 ? 6 : 4 };
   });
-  if (!allowPrivateAddresses) {
+  if (!allowPrivateAddresses && !target.private) {
     // The message reaches the client: it must not say which address a host has, only that it is refused.
     if (!addresses.every(({ address }) => isPublicAddress(address))) {
       throw new FetchError("address_not_public", `${target.hostname} does not resolve to a public address`, {

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer as createPlainServer } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
@@ -17,7 +18,7 @@ export type Route = (request: IncomingMessage, response: ServerResponse, server:
 
 export interface TestServer {
   readonly port: number;
-  /** The server's self-signed certificate, PEM; pass it as `tls.ca`. */
+  /** The server's self-signed certificate, PEM; pass it as `tls.ca` ("" for a plain http server). */
   readonly ca: string;
   /** TCP connections accepted so far. */
   connections: number;
@@ -41,14 +42,26 @@ export async function createCertificate(names: readonly string[]): Promise<{ key
 }
 
 /** An HTTPS server on 127.0.0.1 (random port) that answers by path; unknown paths get 404. */
-export async function startTestServer(
+export function startTestServer(
   certificate: { key: string; cert: string },
   routes: Readonly<Record<string, Route>>,
 ): Promise<TestServer> {
-  const server = createServer({ key: certificate.key, cert: certificate.cert });
+  return listen(createServer({ key: certificate.key, cert: certificate.cert }), certificate.cert, routes);
+}
+
+/** A plain http server on 127.0.0.1 (random port), as startTestServer; its requests have no SNI name. */
+export function startPlainTestServer(routes: Readonly<Record<string, Route>>): Promise<TestServer> {
+  return listen(createPlainServer(), "", routes);
+}
+
+async function listen(
+  server: Server,
+  ca: string,
+  routes: Readonly<Record<string, Route>>,
+): Promise<TestServer> {
   const state: TestServer = {
     port: 0,
-    ca: certificate.cert,
+    ca,
     connections: 0,
     requests: [],
     close: () =>
@@ -66,7 +79,7 @@ export async function startTestServer(
       method: request.method ?? "",
       path,
       headers: request.headers,
-      servername: (request.socket as TLSSocket).servername,
+      servername: (request.socket as TLSSocket).servername ?? null,
     });
     const route = routes[path.split("?")[0] ?? path];
     if (route) {

@@ -1,22 +1,24 @@
-import { connect, type TLSSocket } from "node:tls";
+import { connect as connectTcp, isIP, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 import type { DocumentTarget } from "./document-url.ts";
 import { FetchError } from "./errors.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 
 /**
- * Opens a verified TLS connection to one of `addresses`, tried in order; nothing else is resolved or dialled. The
- * socket goes to the IP address itself while SNI and certificate verification use the host name of the URL.
- * Certificates are always verified, whatever the environment says. `ca`, when given, replaces the trusted roots.
- * When no address gives a verified connection: `connection_failed` with the last cause. The message names the
- * failure by its error code only (`ECONNREFUSED`, `CERT_HAS_EXPIRED`): the messages of socket errors carry the
- * address dialled, and this one reaches the client.
+ * Opens a connection to one of `addresses`, tried in order; nothing else is resolved or dialled. For https it is a
+ * verified TLS connection: the socket goes to the IP address itself while SNI and certificate verification use the
+ * host name of the URL. Certificates are always verified, whatever the environment says. `ca`, when given, replaces
+ * the trusted roots. Plain TCP is used only for an http target, which only `privateHosts` admits. When no address
+ * gives a connection: `connection_failed` with the last cause. The message names the failure by its error code only
+ * (`ECONNREFUSED`, `CERT_HAS_EXPIRED`): the messages of socket errors carry the address dialled, and this one
+ * reaches the client.
  */
-export async function connectTls(
+export async function connectTarget(
   addresses: readonly ResolvedAddress[],
   target: DocumentTarget,
   ca: readonly (string | Buffer)[] | undefined,
   signal: AbortSignal,
-): Promise<TLSSocket> {
+): Promise<Socket> {
   let lastError: unknown;
   for (const address of addresses) {
     try {
@@ -37,19 +39,24 @@ function connectOnce(
   target: DocumentTarget,
   ca: readonly (string | Buffer)[] | undefined,
   signal: AbortSignal,
-): Promise<TLSSocket> {
+): Promise<Socket> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<TLSSocket>((resolve, reject) => {
-    const socket = connect({
-      host: address.address,
-      port: target.port,
-      servername: target.hostname,
-      ...(ca === undefined ? {} : { ca: [...ca] }),
-      rejectUnauthorized: true,
-      ALPNProtocols: ["http/1.1"],
-    });
+  return new Promise<Socket>((resolve, reject) => {
+    // SNI carries host names only: a private host given as an IP address is verified against the address.
+    const servername = isIP(target.hostname.replace(/^\[|\]$/g, "")) === 0 ? target.hostname : undefined;
+    const socket = target.secure
+      ? connectTls({
+          host: address.address,
+          port: target.port,
+          ...(servername === undefined ? {} : { servername }),
+          ...(ca === undefined ? {} : { ca: [...ca] }),
+          rejectUnauthorized: true,
+          ALPNProtocols: ["http/1.1"],
+        })
+      : connectTcp({ host: address.address, port: target.port });
+    const ready = target.secure ? "secureConnect" : "connect";
     const cleanup = () => {
-      socket.off("secureConnect", onConnect);
+      socket.off(ready, onConnect);
       socket.off("error", onError);
       signal.removeEventListener("abort", onAbort);
     };
@@ -69,7 +76,7 @@ function connectOnce(
       socket.destroy();
       reject(signal.reason);
     };
-    socket.once("secureConnect", onConnect);
+    socket.once(ready, onConnect);
     socket.once("error", onError);
     signal.addEventListener("abort", onAbort, { once: true });
   });
