@@ -15,6 +15,7 @@ const benches: [string, () => Promise<string>][] = [
   ["crash", async () => (await import("./crash.ts")).benchCrash()],
   ["campaign", benchCampaign],
   ["mcp", async () => (await import("./mcp.ts")).benchMcp()],
+  ["ledger", async () => (await import("./ledger.ts")).benchLedger()],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
