@@ -34,6 +34,7 @@ export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pa
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
 export type { QuoteView } from "./quote-order.ts";
+export { updateRecord } from "./records.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";
 export { UPLOAD_MESSAGES } from "./uploads.ts";
 export type { OrderValidationView } from "./validate-order.ts";

@@ -47,13 +47,15 @@ export const MAX_REQUEST_IDS_PER_ORDER = 20;
 /**
  * Finds or makes the unpaid record for this request: claims the request_id (exactly one concurrent caller makes the
  * record), and collapses a recent unpaid duplicate (same content, parties and options under another request_id)
- * onto the earlier record. Returns "conflict" when the request_id turned out to be bound to another body.
+ * onto the earlier record, unless `collapse` is false (the record is then the request's own, and no later duplicate
+ * joins it). Returns "conflict" when the request_id turned out to be bound to another body.
  */
 export async function openMailing<P extends { order: { request_id: string } }, R extends MailingRecord>(
   ctx: Pick<OrderContext, "store" | "blobs" | "clock" | "ids" | "config">,
   kind: MailingKind<P, R>,
   prepared: P,
   fingerprint: string,
+  options: { collapse?: boolean } = {},
 ): Promise<R | "conflict"> {
   const now = ctx.clock.now();
   const requestId = prepared.order.request_id;
@@ -62,13 +64,16 @@ export async function openMailing<P extends { order: { request_id: string } }, R
 
   const draftKey = kind.draftKey(prepared);
   const id = ctx.ids.uuid();
-  const draft = await claimDraft(ctx.store, {
-    draft_key: draftKey,
-    order_id: id,
-    request_id: requestId,
-    now,
-    ttlMs: ctx.config.draftTtlMs,
-  });
+  const draft =
+    options.collapse === false
+      ? ({ kind: "own" } as const)
+      : await claimDraft(ctx.store, {
+          draft_key: draftKey,
+          order_id: id,
+          request_id: requestId,
+          now,
+          ttlMs: ctx.config.draftTtlMs,
+        });
   if (draft.kind === "duplicate") {
     const existing = await kind.payable.load(draft.claim.order_id);
     if (

@@ -99,6 +99,34 @@ describe("checkout payments and address search", () => {
   });
 });
 
+describe("UCP checkout", () => {
+  it("admits named profile hosts and takes a private P-256 JWK, refusing anything else by its variable", async () => {
+    expect(loadConfig({}).ucp).toEqual({ profileHosts: [] });
+    expect(
+      loadConfig({ UCP_PROFILE_HOSTS: " Profiles.Internal:8443, 127.0.0.1:9000 ,localhost" }).ucp,
+    ).toEqual({
+      profileHosts: ["profiles.internal:8443", "127.0.0.1:9000", "localhost"],
+    });
+    for (const bad of ["http://x.example", "x.example/path", "x.example:0", "x.example:99999", "a b"]) {
+      expect(() => loadConfig({ UCP_PROFILE_HOSTS: bad })).toThrow(/UCP_PROFILE_HOSTS/);
+    }
+    const { privateKey, publicKey } = await crypto.subtle.generateKey(
+      { name: "ECDSA", namedCurve: "P-256" },
+      true,
+      ["sign", "verify"],
+    );
+    const jwk = await crypto.subtle.exportKey("jwk", privateKey);
+    expect(loadConfig({ UCP_SIGNING_KEY: JSON.stringify(jwk) }).ucp.signingKey).toMatchObject({
+      kty: "EC",
+      d: jwk.d,
+    });
+    const publicOnly = await crypto.subtle.exportKey("jwk", publicKey);
+    for (const bad of ["not json", JSON.stringify(publicOnly), JSON.stringify({ ...jwk, crv: "P-384" })]) {
+      expect(() => loadConfig({ UCP_SIGNING_KEY: bad })).toThrow(/UCP_SIGNING_KEY/);
+    }
+  });
+});
+
 describe("defaultPdfWorkers", () => {
   it("leaves one core to the event loop, with one worker at least and two at most", () => {
     expect([1, 2, 3, 4, 16].map(defaultPdfWorkers)).toEqual([1, 1, 2, 2, 2]);

@@ -1,7 +1,8 @@
+import type { JsonWebKey } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { defineError } from "@mailpiece/errors";
-import { FetchError, parseHostAllowList } from "@mailpiece/fetch-https";
+import { FetchError, parseHostAllowList, parsePrivateHostList } from "@mailpiece/fetch-https";
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
 
 /** The reference server's configuration, read from the environment (see the README's table). */
@@ -27,6 +28,12 @@ export interface ServerConfig {
    * secret key that can charge shared payment tokens.
    */
   checkout: { provider: "test" } | { provider: "stripe"; secretKey: string };
+  /**
+   * UCP checkout: platform profile hosts admitted although they are private or loopback (host[:port], over http
+   * too; development and tests only), and the private JWK (EC P-256) whose public half the business profile
+   * publishes; absent: one is created once and kept in the store.
+   */
+  ucp: { profileHosts: string[]; signingKey?: JsonWebKey };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
   /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
@@ -178,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(env.ADDRESS_INDEX?.trim() ? { addressIndexFile: resolve(env.ADDRESS_INDEX.trim()) } : {}),
     ...addressProvider(env),
     checkout: checkoutPayments(env),
+    ucp: ucpConfig(env),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
@@ -212,6 +220,40 @@ function addressProvider(env: Record<string, string | undefined>): Pick<ServerCo
   const key = env.LOQATE_API_KEY?.trim() ?? "";
   if (!key) throw new ConfigError("LOQATE_API_KEY", "is required when ADDRESS_PROVIDER is loqate");
   return { loqateApiKey: key };
+}
+
+function ucpConfig(env: Record<string, string | undefined>): ServerConfig["ucp"] {
+  const entries = (env.UCP_PROFILE_HOSTS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  let profileHosts: string[];
+  try {
+    // The fetcher's own parser: what it admits here is exactly what it will reach.
+    profileHosts = [...parsePrivateHostList(entries).entries];
+  } catch (error) {
+    throw new ConfigError(
+      "UCP_PROFILE_HOSTS",
+      `must be a comma-separated list of host[:port] (host names or IP addresses): ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const raw = env.UCP_SIGNING_KEY?.trim();
+  if (!raw) return { profileHosts };
+  let key: JsonWebKey;
+  try {
+    key = JSON.parse(raw) as JsonWebKey;
+  } catch {
+    throw new ConfigError("UCP_SIGNING_KEY", "must be a private JWK in JSON");
+  }
+  const ok =
+    typeof key === "object" &&
+    key !== null &&
+    key.kty === "EC" &&
+    key.crv === "P-256" &&
+    [key.x, key.y, key.d].every((part) => typeof part === "string" && /^[A-Za-z0-9_-]{43}$/.test(part));
+  if (!ok)
+    throw new ConfigError("UCP_SIGNING_KEY", "must be a private EC P-256 JWK (kty EC, crv P-256, x, y, d)");
+  return { profileHosts, signingKey: key };
 }
 
 function checkoutPayments(env: Record<string, string | undefined>): ServerConfig["checkout"] {

@@ -2,6 +2,7 @@ import { createCheckoutApp } from "@mailpiece/checkout";
 import type { MailpieceCore } from "@mailpiece/core";
 import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
 import { createMcpApp } from "@mailpiece/mcp";
+import { createUcpApp, type UcpAppOptions } from "@mailpiece/ucp";
 import { H3 } from "h3";
 import type { Logger } from "./logger.ts";
 import { errorFields } from "./logger.ts";
@@ -14,8 +15,10 @@ export interface ServerAppOptions {
   trustProxy?: boolean;
   logger: Logger;
   version: string;
-  /** Requests to /mcp one client may send per minute (default 600). */
+  /** Requests to /mcp (and to /ucp/mcp) one client may send per minute (default 600). */
   mcpRequestsPerMinute?: number;
+  /** UCP checkout: profile hosts admitted for development, and the signing key (see UcpAppOptions). */
+  ucp?: Pick<UcpAppOptions, "profileHosts" | "signingKey" | "fetchProfile">;
 }
 
 /** Every surface of the reference deployment on one h3 app, plus /health and a JSON 404. */
@@ -65,8 +68,9 @@ export function createServerApp(
     }),
   );
 
-  // The agent tools (spec 1): MCP over streamable HTTP at /mcp, on the same core.
-  const mcp = createMcpApp(core, {
+  // The agent tools (spec 1): MCP over streamable HTTP at /mcp, on the same core; UCP checkout on the same MCP host
+  // settings, with the business profile at /.well-known/ucp and the checkout tools at /ucp/mcp.
+  const host = {
     publicUrl: options.publicUrl,
     version: options.version,
     trustProxy: options.trustProxy === true,
@@ -74,11 +78,18 @@ export function createServerApp(
       ? {}
       : { requestsPerMinute: options.mcpRequestsPerMinute }),
     onUnexpectedError,
-  });
+  };
+  const mcp = createMcpApp(core, host);
   app.mount("", mcp);
+  const ucp = createUcpApp(core, { ...host, ...options.ucp });
+  app.mount("", ucp);
   // The hosted checkout of order drafts (spec 1: a draft's checkout_url).
   app.mount("", createCheckoutApp(core, { publicUrl: options.publicUrl, onUnexpectedError }));
 
   app.all("/**", () => errorAnswer("not_found", "No such resource."));
-  return Object.assign(app, { close: () => mcp.close() });
+  return Object.assign(app, {
+    close: async () => {
+      await Promise.all([mcp.close(), ucp.close()]);
+    },
+  });
 }

@@ -138,6 +138,10 @@ export async function startServer(
     logger,
     version: VERSION,
     mcpRequestsPerMinute: config.mcpRequestsPerMinute,
+    ucp: {
+      profileHosts: config.ucp.profileHosts,
+      ...(config.ucp.signingKey ? { signingKey: config.ucp.signingKey } : {}),
+    },
   });
   logger.info("listening", {
     url,

@@ -153,6 +153,31 @@ describe("order drafts", () => {
     expect(duplicate.order_id).toBe(first.order_id);
     expect(duplicate.checkout_session.id).toBe(first.checkout_session.id);
   });
+
+  it("keeps a draft made with collapse: false apart from its duplicates, so canceling one session leaves the other", async () => {
+    const { core, draft, draftBody } = setup();
+    const first = await draft(draftBody());
+    const body = draftBody();
+    const own = await core.createDraft({
+      body,
+      raw: canonicalJson(body),
+      clientKey: "198.51.100.7",
+      collapse: false,
+    });
+    expect(own.order_id).not.toBe(first.order_id);
+    expect(own.checkout_session.id).not.toBe(first.checkout_session.id);
+    // Its retry finds it again, and later duplicates do not join it.
+    const retry = await core.createDraft({
+      body,
+      raw: canonicalJson(body),
+      clientKey: "198.51.100.7",
+      collapse: false,
+    });
+    expect(retry.order_id).toBe(own.order_id);
+    expect((await draft(draftBody())).order_id).toBe(first.order_id);
+    await core.cancelCheckout(own.checkout_session.id);
+    expect((await core.getCheckout(first.checkout_session.id))?.status).toBe("open");
+  });
 });
 
 describe("hosted checkout completion", () => {

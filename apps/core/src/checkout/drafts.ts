@@ -24,6 +24,12 @@ export interface CreateDraftInput {
   raw: Uint8Array | string;
   /** Who is asking (the client IP), for the unpaid-creation limit. */
   clientKey: string;
+  /**
+   * false: the draft is an order of its own, even when an unpaid duplicate exists (the same content, parties and
+   * options under another request_id), so that canceling its checkout session touches no other draft. A surface
+   * whose checkouts are replaced and canceled one by one (UCP) asks for this. Default true: duplicates collapse.
+   */
+  collapse?: boolean;
 }
 
 /** Spec 1's order_draft view: what will be mailed, for how much, and the checkout session a person pays it on. */
@@ -87,7 +93,9 @@ export async function createDraft(ctx: OrderContext, input: CreateDraftInput): P
   }
   if (!known) await limitUnpaidCreation(ctx, input.clientKey, ctx.config.unpaidRateLimit, "unpaid orders");
   const kind = orderKind(ctx);
-  const record = known?.record ?? (await openMailing(ctx, kind, prepared, fingerprint));
+  const record =
+    known?.record ??
+    (await openMailing(ctx, kind, prepared, fingerprint, { collapse: input.collapse !== false }));
   if (record === "conflict") throw requestIdConflict(prepared.order.request_id, "mailing");
   if (!isPaidLike(record.payment_status)) await bindUpload(ctx, kind.uploadToken(prepared), record.id);
   return draftAnswer(ctx, record, prepared.order.request_id, prepared.view.warnings);
