@@ -28,6 +28,10 @@ export interface CoreConfig {
   draftTtlMs: number;
   /** How long a draft's hosted checkout session can be paid. */
   checkoutTtlMs: number;
+  /** How long an API key replaced by a rotation keeps working (spec 3: a configurable overlap, default 24 h). */
+  keyOverlapMs: number;
+  /** The test credits a new workspace starts with, in cents (spec 3: test keys run the whole flow at no cost). */
+  testCreditsCents: number;
   /** Signs preview links; without it responses carry no preview_url. */
   previewSecret?: string;
   /** How long a preview link works. */
@@ -58,6 +62,8 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     settleLeaseMs: 15_000,
     draftTtlMs: 24 * 60 * 60 * 1000,
     checkoutTtlMs: 24 * 60 * 60 * 1000,
+    keyOverlapMs: 24 * 60 * 60 * 1000,
+    testCreditsCents: 10_000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
     uploadLimits: {

@@ -66,6 +66,27 @@ import type { UploadRecord, UploadSlot } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
 import type { OrderValidationView } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
+import type { KeyAction, Permission } from "./workspaces/api-keys.ts";
+import type { CreditBalanceView, CreditLedgerEntryView } from "./workspaces/credits.ts";
+import { workspaceCredits } from "./workspaces/credits.ts";
+import type {
+  ApiKeyView,
+  IssuedKey,
+  Principal,
+  WorkspaceContext,
+  WorkspaceView,
+} from "./workspaces/workspaces.ts";
+import {
+  authenticate,
+  createWorkspace,
+  enableLive,
+  listKeys,
+  listWorkspaces,
+  loadWorkspace,
+  requirePermission,
+  rotateKey,
+  workspaceView,
+} from "./workspaces/workspaces.ts";
 
 export interface CoreDeps {
   store: Store;
@@ -171,6 +192,41 @@ export interface MailpieceCore {
   };
   /** A campaign's page data: every row's order, status and tracking. */
   getCampaign(id: string): Promise<CampaignView | undefined>;
+  /**
+   * Workspaces and their API keys (spec 3): keys are shown once, stored as their SHA-256, compared in constant
+   * time; a rotation keeps the old key of the mode working for `keyOverlapMs`.
+   */
+  readonly workspaces: {
+    /** A workspace with a test key holding every test permission (shown once). */
+    create(name: string): ReturnType<typeof createWorkspace>;
+    /** The caller behind a bearer key; throws unauthorized, or forbidden for a live key before live-enabling. */
+    authenticate(bearer: string | undefined): Promise<Principal>;
+    /** Throws permission_denied or approval_required when the key may not take the action. */
+    requirePermission(principal: Principal, action: KeyAction): void;
+    listKeys(principal: Principal): Promise<ApiKeyView[]>;
+    rotateKey(principal: Principal, mode: unknown, permissions?: readonly Permission[]): Promise<IssuedKey>;
+    /** The workspace's payment method is set up: its live keys start to work. */
+    enableLive(workspaceId: string): Promise<void>;
+    /** One workspace (for the operator); undefined when there is none. */
+    get(workspaceId: string): Promise<WorkspaceView | undefined>;
+    /** The deployment's workspaces, a page at a time (for the operator). Throws invalid_query. */
+    list(page: {
+      cursor?: string;
+      limit?: number;
+    }): Promise<{ data: WorkspaceView[]; next_cursor: string | null }>;
+    /** The credits of the workspace in `mode` (the caller's by default), with snapshots of both modes. */
+    balance(workspaceId: string, mode: "test" | "live"): Promise<CreditBalanceView>;
+    /** The credit movements of one workspace and mode, oldest first. Throws invalid_query for a bad cursor. */
+    ledger(
+      principal: Pick<Principal, "workspace_id" | "mode">,
+      page: { cursor?: string; limit?: number },
+    ): Promise<{
+      object: "list";
+      data: CreditLedgerEntryView[];
+      has_more: boolean;
+      next_cursor: string | null;
+    }>;
+  };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /**
@@ -241,6 +297,15 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const payments = paymentContext(ctx);
   let lastPreviewCollection = Number.NEGATIVE_INFINITY;
   const search = deps.addresses ? addressSearch(deps.addresses) : undefined;
+  const credits = workspaceCredits(ctx.store);
+  const workspaceCtx: WorkspaceContext = {
+    store: ctx.store,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    keyOverlapMs: config.keyOverlapMs,
+    credits,
+    testCreditsCents: config.testCreditsCents,
+  };
   const flowerCtx: FlowerContext | undefined = deps.florist
     ? {
         store: ctx.store,
@@ -283,6 +348,25 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     getCheckout: (id) => getCheckout(ctx, id),
     completeCheckout: (input) => completeCheckout(ctx, input),
     cancelCheckout: (id) => cancelCheckout(ctx, id),
+    workspaces: {
+      create: (name) => createWorkspace(workspaceCtx, name),
+      authenticate: (bearer) => authenticate(workspaceCtx, bearer),
+      requirePermission,
+      listKeys: (principal) => listKeys(workspaceCtx, principal),
+      rotateKey: (principal, mode, permissions) => rotateKey(workspaceCtx, principal, mode, permissions),
+      enableLive: (id) => enableLive(workspaceCtx, id),
+      get: async (id) => {
+        try {
+          return workspaceView(await loadWorkspace(workspaceCtx, id));
+        } catch (error) {
+          if (CoreError.isInstance(error) && error.code === "not_found") return undefined;
+          throw error;
+        }
+      },
+      list: (page) => listWorkspaces(workspaceCtx, page),
+      balance: async (id, mode) => credits.balance(await loadWorkspace(workspaceCtx, id), mode),
+      ledger: (principal, page) => credits.entries(principal, page),
+    },
     async getCampaign(id) {
       const found = await findMailing(ctx.store, id);
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;

@@ -7,7 +7,10 @@ import { defineError } from "@mailpiece/errors";
  * - `validation_failed`: the request has problems; `issues` names each with the path of its field and a stable code.
  * - `request_id_conflict`: the request_id was already used with a different body.
  * - `rate_limited`: the client passed one of its limits; `retryAfterSeconds` says when to try again.
- * - `not_found`: no such order, campaign, flower letter, form or stored document.
+ * - `not_found`: no such order, campaign, flower letter, form, stored document or workspace.
+ * - `unauthorized`: no API key, or not a current one; `forbidden`: the key cannot act here (a live key of a workspace
+ *   that is not live-enabled); `permission_denied`, `approval_required`: the key lacks the permission, or live mail
+ *   needs an approval first.
  * - `preview_link_invalid`: a preview link was tampered with or has expired.
  * - `upload_token_invalid`, `upload_token_expired`, `upload_already_filled`, `upload_too_large`, `upload_not_pdf`:
  *   an upload slot cannot take this file.
@@ -27,6 +30,10 @@ export type CoreErrorCode =
   | "request_id_conflict"
   | "rate_limited"
   | "not_found"
+  | "unauthorized"
+  | "forbidden"
+  | "permission_denied"
+  | "approval_required"
   | "preview_link_invalid"
   | "upload_token_invalid"
   | "upload_token_expired"

@@ -38,3 +38,8 @@ export { updateRecord } from "./records.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";
 export { UPLOAD_MESSAGES } from "./uploads.ts";
 export type { OrderValidationView } from "./validate-order.ts";
+export type { KeyAction, KeyMode, Permission } from "./workspaces/api-keys.ts";
+export { PERMISSIONS } from "./workspaces/api-keys.ts";
+export type { CreditBalanceView, CreditLedgerEntryView, ModeCredits } from "./workspaces/credits.ts";
+export { BILLING_RAILS } from "./workspaces/credits.ts";
+export type { ApiKeyView, IssuedKey, Principal, WorkspaceView } from "./workspaces/workspaces.ts";

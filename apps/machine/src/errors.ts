@@ -147,6 +147,11 @@ const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   service_busy: "service_busy",
   storage_unavailable: "store_unavailable",
   internal_error: "internal_error",
+  // The machine API takes no API keys: its use cases never refuse with these.
+  unauthorized: "internal_error",
+  forbidden: "internal_error",
+  permission_denied: "internal_error",
+  approval_required: "internal_error",
 };
 
 /** A failure of the core as the machine API answers it: same message, issues and retry time, the code mapped. */
