@@ -110,6 +110,37 @@ export { parseOrderRequest } from "./parse-order-request.ts";
 export type { Party, PartyRole, ResolvedAddress } from "./party.ts";
 export { PdfSource } from "./pdf-source-schema.ts";
 export { describeCharacters, unprintableCharacters } from "./printable-text.ts";
+export {
+  MAX_PROJECTS_NAME_CHARS,
+  PROJECTS_ADDRESS_ALIASES,
+  type ProjectsAddress,
+  type ProjectsAddressRules,
+  parseProjectsAddress,
+} from "./projects-address.ts";
+export { PROJECTS_ISSUE_CODES, type ProjectsIssueCode, type ProjectsParse } from "./projects-issues.ts";
+export {
+  type CreateOrderBody,
+  MAX_METADATA_KEY_CHARS,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_CHARS,
+  parseCreateOrderBody,
+} from "./projects-order-body.ts";
+export {
+  LetterQuoteBody,
+  MAX_PROJECTS_ID_CHARS,
+  PostcardQuoteBody,
+  PROJECTS_MAIL_CLASSES,
+  type ProjectsMailClass,
+} from "./projects-request-schema.ts";
+export {
+  type LetterQuoteRequest,
+  type PostcardQuoteRequest,
+  PROJECTS_DESTINATIONS,
+  PROOF_MAIL_DESTINATIONS,
+  type ProofMail,
+  parseLetterQuoteRequest,
+  parsePostcardQuoteRequest,
+} from "./projects-requests.ts";
 export { applyRegisteredMail, travelsRegistered } from "./registered-mail.ts";
 export { isRequestId, UUID_PATTERN } from "./request-id.ts";
 export { createSchemaCheck, type SchemaCheck } from "./schema-check.ts";
