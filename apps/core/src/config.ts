@@ -38,6 +38,8 @@ export interface CoreConfig {
   previewTtlMs: number;
   /** How long an upload token can be filled and then used. */
   uploadTtlMs: number;
+  /** How long a Projects API quote's price holds. */
+  quoteTtlMs: number;
   /** Upload slots one client may open, and the bytes it may declare, per window. */
   uploadLimits: { slots: RateLimit; bytes: RateLimit };
   /** Validations one client may ask for per window, counted in each process: generous for agents, a bound for floods. */
@@ -66,6 +68,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     testCreditsCents: 10_000,
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
+    quoteTtlMs: 24 * 60 * 60 * 1000,
     uploadLimits: {
       slots: { limit: 30, windowMs: 60 * 60 * 1000 },
       bytes: { limit: 1024 * 1024 * 1024, windowMs: 60 * 60 * 1000 },

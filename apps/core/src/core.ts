@@ -61,6 +61,16 @@ import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
 import type { PaymentRails } from "./payments/pay.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
+import type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
+import {
+  completeDocument,
+  createUploadIntent,
+  documentView,
+  loadDocument,
+  uploadDocument,
+} from "./projects/documents.ts";
+import type { ProjectQuoteView } from "./projects/quotes.ts";
+import { createQuote } from "./projects/quotes.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
 import type { UploadRecord, UploadSlot } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
@@ -227,6 +237,26 @@ export interface MailpieceCore {
       next_cursor: string | null;
     }>;
   };
+  /**
+   * The Projects API's documents and quotes (spec 3), in the caller's workspace and mode: anything of another
+   * workspace or mode is not_found. Each throws validation_failed with every issue of a bad request.
+   */
+  readonly projects: {
+    /** A document and its temporary upload URL (PUT, the declared size and type). */
+    createUploadIntent(principal: Principal, body: unknown): Promise<UploadIntentView>;
+    /** The PUT of an upload URL, authorized by its secret; not_found for a wrong one. */
+    uploadDocument(input: {
+      document_id: string;
+      token: string;
+      content_type: string | null;
+      bytes: Uint8Array;
+    }): Promise<ProjectDocumentView>;
+    /** The PDF preflight: it parses, and its page count is within the limit and as given. */
+    completeDocument(principal: Principal, documentId: string, body: unknown): Promise<ProjectDocumentView>;
+    getDocument(principal: Principal, documentId: string): Promise<ProjectDocumentView>;
+    /** A quote of a letter or postcard of a ready document, with every rule of spec 3. */
+    createQuote(principal: Principal, kind: "letter" | "postcard", body: unknown): Promise<ProjectQuoteView>;
+  };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /**
@@ -367,6 +397,24 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       balance: async (id, mode) => credits.balance(await loadWorkspace(workspaceCtx, id), mode),
       ledger: (principal, page) => credits.entries(principal, page),
     },
+    projects: (() => {
+      const projectCtx = {
+        store: ctx.store,
+        blobs: ctx.blobs,
+        clock: ctx.clock,
+        ids: ctx.ids,
+        config,
+        quoteTtlMs: config.quoteTtlMs,
+        ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
+      };
+      return {
+        createUploadIntent: (principal, body) => createUploadIntent(projectCtx, principal, body),
+        uploadDocument: (input) => uploadDocument(projectCtx, input),
+        completeDocument: (principal, id, body) => completeDocument(projectCtx, principal, id, body),
+        getDocument: async (principal, id) => documentView(await loadDocument(projectCtx, principal, id)),
+        createQuote: (principal, kind, body) => createQuote(projectCtx, principal, kind, body),
+      };
+    })(),
     async getCampaign(id) {
       const found = await findMailing(ctx.store, id);
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;

@@ -213,11 +213,15 @@ async function resolvePdf(
   }
 }
 
-async function inspect(
-  order: NormalizedOrder,
+/**
+ * The PDF preflight of a mailpiece: the PDF parses, has at most maxPdfPages pages, and fits the piece (US letter
+ * pages for a letter; a postcard's template: two pages, the bleed canvas, a clear address zone). Issues are at `path`.
+ */
+export async function inspect(
+  order: Pick<NormalizedOrder, "mailpiece_type" | "postcard_size">,
   bytes: Uint8Array,
   path: string,
-  ctx: DocumentContext,
+  ctx: Pick<DocumentContext, "config" | "cache" | "pdf">,
 ): Promise<DocumentResolution> {
   const { config, cache } = ctx;
   const sha256 = sha256Hex(bytes);

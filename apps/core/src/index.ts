@@ -33,6 +33,8 @@ export type { PartyView } from "./party-view.ts";
 export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pay.ts";
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
+export type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
+export type { ProjectQuoteView } from "./projects/quotes.ts";
 export type { QuoteView } from "./quote-order.ts";
 export { updateRecord } from "./records.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";

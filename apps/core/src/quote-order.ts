@@ -62,6 +62,11 @@ function quoterFor(config: CoreConfig): Quoter {
   return quoter;
 }
 
+/** Prices one mailpiece with the deployment's price book; throws the pricing engine's PricingError. */
+export function priceMailpiece(input: QuoteInput, config: CoreConfig): Quote {
+  return quoterFor(config)(input);
+}
+
 /** Prices one mailpiece to one recipient; a price the book cannot give becomes an issue on the field at fault. */
 export function quoteOrder(
   order: NormalizedOrder,
