@@ -99,6 +99,21 @@ describe("checkout payments and address search", () => {
   });
 });
 
+describe("the operator and API keys", () => {
+  it("takes an admin token of at least 32 characters and the rotation overlap in hours", () => {
+    expect(loadConfig({}).adminToken).toBeUndefined();
+    expect(loadConfig({}).keyOverlapMs).toBe(24 * 60 * 60 * 1000);
+    const token = "an-admin-token-of-at-least-32-characters";
+    expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
+    expect(() => loadConfig({ ADMIN_TOKEN: "short" })).toThrow(/ADMIN_TOKEN/);
+    expect(loadConfig({ API_KEY_OVERLAP_HOURS: "0" }).keyOverlapMs).toBe(0);
+    expect(loadConfig({ API_KEY_OVERLAP_HOURS: "48" }).keyOverlapMs).toBe(48 * 60 * 60 * 1000);
+    for (const bad of ["-1", "1.5", "x", "99999"]) {
+      expect(() => loadConfig({ API_KEY_OVERLAP_HOURS: bad })).toThrow(/API_KEY_OVERLAP_HOURS/);
+    }
+  });
+});
+
 describe("UCP checkout", () => {
   it("admits named profile hosts and takes a private P-256 JWK, refusing anything else by its variable", async () => {
     expect(loadConfig({}).ucp).toEqual({ profileHosts: [] });

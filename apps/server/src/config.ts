@@ -42,6 +42,10 @@ export interface ServerConfig {
   printPace: { acceptAfterMs: number; inTransitAfterMs: number; deliverAfterMs: number };
   /** Signs preview links; absent: generated once under DATA_DIR. */
   previewSecret?: string;
+  /** Enables the operator's admin API and dashboard (at least 32 characters); absent: both answer 404. */
+  adminToken?: string;
+  /** How long an API key replaced by a rotation keeps working, in ms (spec 3's overlap). */
+  keyOverlapMs: number;
   /** Unpaid order creations allowed per client IP per hour. */
   unpaidPerHour: number;
   /** How long a settlement may run before a payment still settling counts as interrupted and is confirmed, in ms. */
@@ -191,6 +195,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
     printPace: pace(env.SIMULATED_PRINT_PACE_MS ?? "2000,10000,30000"),
     ...(env.PREVIEW_SECRET?.trim() ? { previewSecret: secret(env, "PREVIEW_SECRET") } : {}),
+    ...(env.ADMIN_TOKEN?.trim() ? { adminToken: secret(env, "ADMIN_TOKEN") } : {}),
+    keyOverlapMs: integer(env, "API_KEY_OVERLAP_HOURS", 24, 0, 24 * 90) * 60 * 60 * 1000,
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
     settleLeaseMs: integer(env, "SETTLE_LEASE_MS", 15_000, 1_000, 3_600_000),
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),

@@ -1,8 +1,10 @@
+import { createAdminApp } from "@mailpiece/admin";
 import { createCheckoutApp } from "@mailpiece/checkout";
 import type { MailpieceCore } from "@mailpiece/core";
 import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
 import { createMcpApp } from "@mailpiece/mcp";
 import { createUcpApp, type UcpAppOptions } from "@mailpiece/ucp";
+import { createV1App } from "@mailpiece/v1";
 import { H3 } from "h3";
 import type { Logger } from "./logger.ts";
 import { errorFields } from "./logger.ts";
@@ -17,6 +19,8 @@ export interface ServerAppOptions {
   version: string;
   /** Requests to /mcp (and to /ucp/mcp) one client may send per minute (default 600). */
   mcpRequestsPerMinute?: number;
+  /** Enables the operator's admin API and dashboard; absent: they answer 404. */
+  adminToken?: string;
   /** UCP checkout: profile hosts admitted for development, and the signing key (see UcpAppOptions). */
   ucp?: Pick<UcpAppOptions, "profileHosts" | "signingKey" | "fetchProfile">;
 }
@@ -83,6 +87,24 @@ export function createServerApp(
   app.mount("", mcp);
   const ucp = createUcpApp(core, { ...host, ...options.ucp });
   app.mount("", ucp);
+  // The Projects API (spec 3) for workspaces with API keys, and the operator's admin API and dashboard.
+  app.mount(
+    "",
+    createV1App(core, {
+      publicUrl: options.publicUrl,
+      trustProxy: options.trustProxy === true,
+      onUnexpectedError,
+    }),
+  );
+  app.mount(
+    "",
+    createAdminApp(core, {
+      publicUrl: options.publicUrl,
+      trustProxy: options.trustProxy === true,
+      onUnexpectedError,
+      ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    }),
+  );
   // The hosted checkout of order drafts (spec 1: a draft's checkout_url).
   app.mount("", createCheckoutApp(core, { publicUrl: options.publicUrl, onUnexpectedError }));
 

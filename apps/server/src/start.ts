@@ -104,6 +104,7 @@ export async function startServer(
       previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
       settleLeaseMs: config.settleLeaseMs,
+      keyOverlapMs: config.keyOverlapMs,
       validateRateLimit: { limit: config.validatePerMinute, windowMs: 60 * 1000 },
       uploadLimits: {
         slots: { limit: config.uploadsPerHour, windowMs: 60 * 60 * 1000 },
@@ -138,6 +139,7 @@ export async function startServer(
     logger,
     version: VERSION,
     mcpRequestsPerMinute: config.mcpRequestsPerMinute,
+    ...(config.adminToken ? { adminToken: config.adminToken } : {}),
     ucp: {
       profileHosts: config.ucp.profileHosts,
       ...(config.ucp.signingKey ? { signingKey: config.ucp.signingKey } : {}),

@@ -1,0 +1,106 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminServer, newAdminToken, startAdminServer } from "./test-server.fixture.ts";
+
+const PACKAGE = join(import.meta.dirname, "..");
+
+let server: AdminServer;
+let token: string;
+
+beforeAll(async () => {
+  token = newAdminToken();
+  server = await startAdminServer({ adminToken: token });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** `node --import tsx src/cli.ts ...` in apps/admin, with only the environment given (no ADMIN_TOKEN inherited). */
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { ADMIN_TOKEN: _t, PUBLIC_URL: _u, ...inherited } = process.env;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "src/cli.ts", ...args],
+      { cwd: PACKAGE, env: { ...inherited, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe("pnpm admin (the CLI over the admin API)", { timeout: 60_000 }, () => {
+  it("create-workspace prints the workspace with its id and test key, which works", async () => {
+    const run = await cli(["create-workspace", "--name", "Acme CLI", "--base-url", server.base], {
+      ADMIN_TOKEN: token,
+    });
+    expect(run.stderr).toContain("shown only this once");
+    expect(run.code).toBe(0);
+    const made = JSON.parse(run.stdout) as { id: string; name: string; test_api_key: string };
+    expect(made.name).toBe("Acme CLI");
+    expect(made.id).toMatch(/^ws_[0-9a-f]{32}$/);
+    expect(made.test_api_key).toMatch(/^svc_test_/);
+    await expect(server.core.workspaces.authenticate(made.test_api_key)).resolves.toMatchObject({
+      workspace_id: made.id,
+    });
+
+    // The base URL from PUBLIC_URL and the token from --token.
+    const shown = await cli(["show-workspace", made.id, "--token", token], { PUBLIC_URL: server.base });
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      id: made.id,
+      balances: { test: { available_cents: 10_000 } },
+    });
+    expect(shown.stdout).not.toContain(made.test_api_key);
+
+    const listed = await cli(["list-workspaces", "--limit", "200"], {
+      ADMIN_TOKEN: token,
+      PUBLIC_URL: server.base,
+    });
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { data: { id: string }[] }).data.map((w) => w.id)).toContain(
+      made.id,
+    );
+  });
+
+  it("exits non-zero with a one-line message for a wrong token or an unknown workspace", async () => {
+    const wrong = await cli(["list-workspaces", "--base-url", server.base], { ADMIN_TOKEN: `${token}x` });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toBe("");
+    expect(wrong.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(wrong.stderr).toMatch(/^error: unauthorized: .*\[HTTP 401\]/);
+    expect(wrong.stderr).not.toContain(token);
+
+    const unknown = await cli(["show-workspace", `ws_${"0".repeat(32)}`, "--base-url", server.base], {
+      ADMIN_TOKEN: token,
+    });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: not_found: No such workspace\. \[HTTP 404\]\n$/);
+  });
+
+  it("prints the usage and exits 2 on bad arguments", async () => {
+    const none = await cli([], { ADMIN_TOKEN: token });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Usage: pnpm admin <command>");
+    expect(none.stdout).toBe("");
+
+    const unknown = await cli(["drop-everything"], { ADMIN_TOKEN: token });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command "drop-everything"');
+
+    const noName = await cli(["create-workspace", "--base-url", server.base], { ADMIN_TOKEN: token });
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toContain("create-workspace needs --name");
+
+    const noToken = await cli(["list-workspaces", "--base-url", server.base]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("set ADMIN_TOKEN or pass --token");
+  });
+});

@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "puppeteer-core";
+import puppeteer from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
+import { type AdminServer, newAdminToken, startAdminServer } from "./test-server.fixture.ts";
+
+/** Debian's Chromium (scripts/system-deps.sh installs it); CHROMIUM_PATH names another. */
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
+const SCREENSHOTS = join(import.meta.dirname, "..", "test-output");
+
+let server: AdminServer;
+let browser: Browser;
+let token: string;
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error("Chromium is missing: run scripts/system-deps.sh, or set CHROMIUM_PATH.");
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  token = newAdminToken();
+  server = await startAdminServer({ adminToken: token });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root in a container has no user namespaces for Chromium's sandbox; the page is our own, on 127.0.0.1.
+    args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run"],
+    protocolTimeout: 60_000,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server) {
+    for (const response of server.responses) expect(response).not.toContain(token);
+    expect(server.errors).toEqual([]);
+    await server.close();
+  }
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+
+/** A full-page screenshot, saved under test-output/ and attached to the test's report. */
+async function screenshot(page: Page, name: string, context: TestContext): Promise<void> {
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await context.annotate(`screenshot: ${name}`, { path, contentType: "image/png" });
+}
+
+/** Clicks what submits a form and waits for the page it leads to. */
+async function submit(page: Page, selector: string): Promise<void> {
+  await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(selector)]);
+}
+
+const textOf = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
+const heading = (page: Page) => textOf(page, "h1");
+
+describe("the dashboard in headless Chromium", { timeout: 60_000 }, () => {
+  it("signs in, creates a workspace and shows its key once, opens it, signs out", async (context) => {
+    const page = await browser.newPage();
+    await page.setViewport(DESKTOP);
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      // The refused sign-in answers 401 on purpose; anything else (a CSP violation above all) is a problem.
+      if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(String(error)));
+    const elsewhere: string[] = [];
+    page.on("request", (request) => {
+      if (!request.url().startsWith(server.base)) elsewhere.push(request.url());
+    });
+
+    await page.goto(`${server.base}/dashboard`, { waitUntil: "load" });
+    expect(await heading(page)).toBe("Sign in");
+    await screenshot(page, "admin-sign-in", context);
+
+    // A wrong token is refused, with the reason on the page.
+    await page.type("#token", `${token.slice(0, -2)}!!`);
+    await submit(page, "#sign-in");
+    expect(await heading(page)).toBe("Sign in");
+    expect(await textOf(page, "#notice")).toContain("not this deployment's admin token");
+    await screenshot(page, "admin-sign-in-refused", context);
+
+    // The right one opens the workspace list.
+    await page.type("#token", token);
+    await submit(page, "#sign-in");
+    expect(await heading(page)).toBe("Workspaces");
+    const cookies = await browser.cookies();
+    const session = cookies.find((cookie) => cookie.name === "mp_admin");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+
+    // Create a workspace: its key is shown this once.
+    await page.type("#name", "Acme <Mailroom> & Co");
+    await submit(page, "#create");
+    const key = await textOf(page, "#new-key");
+    expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
+    await expect(server.core.workspaces.authenticate(key)).resolves.toMatchObject({ mode: "test" });
+    expect(await textOf(page, "#created")).toContain("Acme <Mailroom> & Co");
+    await screenshot(page, "admin-workspace-created", context);
+
+    // Back on the list the key is gone; the row shows the name, as typed, and the test credits.
+    await page.goto(`${server.base}/dashboard`, { waitUntil: "load" });
+    expect(await page.$("#new-key")).toBeNull();
+    expect(await page.content()).not.toContain(key);
+    const row = await textOf(page, "#workspaces tbody tr");
+    expect(row).toContain("Acme <Mailroom> & Co");
+    expect(row).toContain("$100.00");
+    await screenshot(page, "admin-workspaces", context);
+
+    // The workspace page: the key by prefix and status, both balances, a ledger line.
+    await submit(page, "#workspaces tbody tr a");
+    expect(await textOf(page, "#workspace-name")).toBe("Acme <Mailroom> & Co");
+    const prefix = (await textOf(page, "#keys .key-prefix")).replace(/…$/, "");
+    expect(prefix.length).toBeGreaterThan("svc_test_".length);
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(await textOf(page, "#keys tbody")).toContain("active");
+    expect(await textOf(page, "#balance-test")).toContain("$100.00");
+    expect(await textOf(page, "#balance-live")).toContain("setup_required");
+    const ledger = await textOf(page, "#ledger-test tbody tr");
+    expect(ledger).toContain("top_up");
+    expect(ledger).toContain("+$100.00");
+    expect(await page.content()).not.toContain(key);
+    await screenshot(page, "admin-workspace-page", context);
+
+    // Sign out: the session is over, its pages lead back to the sign-in form.
+    const workspaceUrl = page.url();
+    await submit(page, "#sign-out");
+    expect(await heading(page)).toBe("Sign in");
+    await page.goto(workspaceUrl, { waitUntil: "load" });
+    expect(await heading(page)).toBe("Sign in");
+    await screenshot(page, "admin-signed-out", context);
+
+    expect(problems).toEqual([]);
+    expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,261 @@
+import type { MailpieceCore } from "@mailpiece/core";
+import { CoreError } from "@mailpiece/core";
+import type { H3, H3Event } from "h3";
+import { getRequestIP } from "h3";
+import { readForm } from "./http.ts";
+import type { WorkspaceRow } from "./pages.ts";
+import {
+  CONTENT_SECURITY_POLICY,
+  LEDGER_ENTRIES_SHOWN,
+  listPage,
+  messagePage,
+  signInPage,
+  workspacePage,
+} from "./pages.ts";
+import {
+  COMMON_HEADERS,
+  cookieHeader,
+  cookieOf,
+  fromOwnOrigin,
+  RANDOM_TOKEN,
+  randomToken,
+  sameSecret,
+} from "./security.ts";
+import type { Session, Sessions, SignInLimiter } from "./sessions.ts";
+import { SESSION_TTL_MS } from "./sessions.ts";
+import { lastLedgerEntries, workspaceDetail } from "./views.ts";
+
+/** The largest form the dashboard reads: a token or a name, and a CSRF token. */
+const MAX_FORM_BYTES = 8 * 1024;
+/** How long a sign-in form stays usable (its CSRF cookie's life). */
+const SIGN_IN_FORM_SECONDS = 60 * 60;
+/** Workspaces per page of the list. */
+const PAGE_SIZE = 50;
+
+interface DashboardContext {
+  core: MailpieceCore;
+  publicUrl: string;
+  adminToken: string;
+  sessions: Sessions;
+  limiter: SignInLimiter;
+  trustProxy: boolean;
+  onUnexpectedError: (error: unknown) => void;
+}
+
+const PAGE_HEADERS = {
+  ...COMMON_HEADERS,
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+};
+
+/** An HTML answer with the dashboard's headers and any cookies to set. */
+function page(html: string, status = 200, cookies: string[] = [], extra: Record<string, string> = {}) {
+  const headers = new Headers({ ...PAGE_HEADERS, ...extra });
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return new Response(html, { status, headers });
+}
+
+/**
+ * The operator dashboard under /dashboard: plain HTML without scripts. Signing in with the admin token opens a
+ * server-side session (an opaque id in an HttpOnly, SameSite=Strict cookie); every form posts its session's CSRF
+ * token, and every post must come from the deployment's own origin.
+ */
+export function addDashboard(app: H3, ctx: DashboardContext): void {
+  const { core, sessions, limiter } = ctx;
+  const origin = new URL(ctx.publicUrl).origin;
+  const secure = origin.startsWith("https:");
+  // __Host-: only ever set by this origin over https, for the whole site; browsers refuse it without Secure.
+  const sessionCookie = secure ? "__Host-mp_admin" : "mp_admin";
+  const signInCookie = secure ? "__Host-mp_admin_sign_in" : "mp_admin_sign_in";
+  const at = (path: string) => `${ctx.publicUrl}${path}`;
+  const redirect = (path: string, cookies: string[] = []) => page("", 303, cookies, { location: at(path) });
+
+  const route =
+    (handler: (event: H3Event) => Promise<Response>) =>
+    async (event: H3Event): Promise<Response> => {
+      try {
+        return await handler(event);
+      } catch (error) {
+        ctx.onUnexpectedError(error);
+        return page(messagePage("Something failed", "Something failed on our side; try again."), 500);
+      }
+    };
+
+  const sessionOf = (event: H3Event) => sessions.find(cookieOf(event.req.headers, sessionCookie));
+
+  /** The sign-in form, with a fresh CSRF token in its own cookie (double submit: no session exists yet). */
+  const signIn = (message?: string, status = 200, headers: Record<string, string> = {}) => {
+    const csrf = randomToken();
+    return page(
+      signInPage(csrf, message),
+      status,
+      [cookieHeader(signInCookie, csrf, SIGN_IN_FORM_SECONDS, secure)],
+      headers,
+    );
+  };
+
+  const crossSite = () =>
+    page(messagePage("Refused", "This form can only be sent from the dashboard's own pages."), 403);
+
+  /**
+   * A signed-in form post: from this origin, a readable form, a live session, its CSRF token. Answers the
+   * refusal, or the session and the form's fields.
+   */
+  const signedInPost = async (
+    event: H3Event,
+  ): Promise<Response | { session: Session; form: Map<string, string> }> => {
+    if (!fromOwnOrigin(event.req.headers, origin)) return crossSite();
+    const session = await sessionOf(event);
+    if (!session) return redirect("/dashboard");
+    const form = await readForm(event, MAX_FORM_BYTES);
+    if (!form) return page(messagePage("Refused", "The form could not be read; send it again."), 400);
+    if (!sameSecret(form.get("csrf"), session.csrf)) {
+      return page(
+        messagePage("Refused", "The form was not sent from this session's pages; reload it and try again."),
+        403,
+      );
+    }
+    return { session, form };
+  };
+
+  const listWith = async (
+    session: Session,
+    extra: Pick<Parameters<typeof listPage>[0], "created" | "form"> = {},
+    cursor?: string,
+  ) => {
+    const found = await core.workspaces.list({ limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+    const rows: WorkspaceRow[] = await Promise.all(
+      found.data.map(async (workspace) => {
+        const balance = await core.workspaces.balance(workspace.id, "test");
+        return { workspace, test: balance.test, live: balance.live };
+      }),
+    );
+    return listPage({ csrf: session.csrf, rows, nextCursor: found.next_cursor, ...extra });
+  };
+
+  app.get(
+    "/dashboard",
+    route(async (event) => {
+      const session = await sessionOf(event);
+      if (!session) return signIn();
+      const cursor = event.url.searchParams.get("cursor") ?? undefined;
+      try {
+        return page(await listWith(session, {}, cursor));
+      } catch (error) {
+        if (CoreError.isInstance(error) && error.code === "invalid_query") {
+          return page(messagePage("Not found", "This page of the list does not exist.", session.csrf), 400);
+        }
+        throw error;
+      }
+    }),
+  );
+
+  app.post(
+    "/dashboard/sign-in",
+    route(async (event) => {
+      if (!fromOwnOrigin(event.req.headers, origin)) return crossSite();
+      const form = await readForm(event, MAX_FORM_BYTES);
+      const expected = cookieOf(event.req.headers, signInCookie);
+      if (!form || expected === undefined || !RANDOM_TOKEN.test(expected)) {
+        return signIn("The sign-in form expired; sign in again.", 403);
+      }
+      if (!sameSecret(form.get("csrf"), expected)) {
+        return signIn("The sign-in form was not sent from this page; sign in again.", 403);
+      }
+      const client = getRequestIP(event, { xForwardedFor: ctx.trustProxy }) ?? "unknown";
+      const wait = await limiter.blockedFor(client);
+      if (wait > 0) {
+        const minutes = Math.ceil(wait / 60);
+        return signIn(
+          `Too many failed sign-ins from this address; try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          429,
+          { "retry-after": String(wait) },
+        );
+      }
+      if (!sameSecret(form.get("token"), ctx.adminToken)) {
+        await limiter.fail(client);
+        return signIn("That is not this deployment's admin token.", 401);
+      }
+      const session = await sessions.open();
+      return redirect("/dashboard", [
+        cookieHeader(sessionCookie, session.id, Math.floor(SESSION_TTL_MS / 1000), secure),
+        cookieHeader(signInCookie, "", 0, secure),
+      ]);
+    }),
+  );
+
+  app.post(
+    "/dashboard/sign-out",
+    route(async (event) => {
+      const checked = await signedInPost(event);
+      if (checked instanceof Response) return checked;
+      await sessions.close(checked.session.id);
+      return redirect("/dashboard", [cookieHeader(sessionCookie, "", 0, secure)]);
+    }),
+  );
+
+  app.post(
+    "/dashboard/workspaces",
+    route(async (event) => {
+      const checked = await signedInPost(event);
+      if (checked instanceof Response) return checked;
+      const name = checked.form.get("name") ?? "";
+      try {
+        const made = await core.workspaces.create(name);
+        // Shown in this answer and nowhere else: no redirect, since the key is never stored to show it later.
+        return page(await listWith(checked.session, { created: made }), 201);
+      } catch (error) {
+        if (!(CoreError.isInstance(error) && error.code === "validation_failed")) throw error;
+        const problem = error.issues[0]?.message ?? error.message;
+        return page(await listWith(checked.session, { form: { name, problem } }), 422);
+      }
+    }),
+  );
+
+  app.get(
+    "/dashboard/workspaces/:id",
+    route(async (event) => {
+      const session = await sessionOf(event);
+      if (!session) return redirect("/dashboard");
+      const workspace = await workspaceDetail(core, event.context.params?.id ?? "");
+      if (!workspace) {
+        return page(messagePage("Not found", "There is no such workspace.", session.csrf), 404);
+      }
+      const [test, live] = await Promise.all([
+        lastLedgerEntries(core, workspace.id, "test", LEDGER_ENTRIES_SHOWN),
+        lastLedgerEntries(core, workspace.id, "live", LEDGER_ENTRIES_SHOWN),
+      ]);
+      const enabled = event.url.searchParams.get("live") === "enabled" && workspace.live_enabled;
+      return page(
+        workspacePage({
+          csrf: session.csrf,
+          workspace,
+          ledgers: { test, live },
+          ...(enabled ? { notice: "The workspace is live-enabled: its live keys work." } : {}),
+        }),
+      );
+    }),
+  );
+
+  app.post(
+    "/dashboard/workspaces/:id/live",
+    route(async (event) => {
+      const checked = await signedInPost(event);
+      if (checked instanceof Response) return checked;
+      const id = event.context.params?.id ?? "";
+      if (!(await core.workspaces.get(id))) {
+        return page(messagePage("Not found", "There is no such workspace.", checked.session.csrf), 404);
+      }
+      await core.workspaces.enableLive(id);
+      return redirect(`/dashboard/workspaces/${encodeURIComponent(id)}?live=enabled`);
+    }),
+  );
+
+  app.all(
+    "/dashboard/**",
+    route(async (event) => {
+      const session = await sessionOf(event);
+      return page(messagePage("Not found", "There is no such dashboard page.", session?.csrf), 404);
+    }),
+  );
+}

@@ -1,0 +1,276 @@
+import { createHash } from "node:crypto";
+import type { CreditLedgerEntryView, ModeCredits, WorkspaceView } from "@mailpiece/core";
+import type { AdminWorkspaceView, KeyMode } from "./views.ts";
+
+/** Escapes a value for HTML text and attribute values (names come from users). */
+export const text = (value: unknown): string =>
+  String(value ?? "")
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+
+const usd = (cents: number) => `${cents < 0 ? "−" : ""}$${(Math.abs(cents) / 100).toFixed(2)}`;
+const signed = (cents: number) => (cents > 0 ? `+${usd(cents)}` : usd(cents));
+const when = (iso: string) => text(iso.replace("T", " ").replace(/\.\d+Z$/, " UTC"));
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2433;background:#f4f5f7}
+header.top{background:#1d2433;color:#fff}
+header.top .bar{max-width:1100px;margin:0 auto;padding:10px 16px;display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
+header.top a{color:#fff;text-decoration:none;font-weight:600}
+header.top form{margin:0}
+header.top button{background:transparent;color:#fff;border:1px solid #8a93a6;padding:4px 12px;width:auto;margin:0}
+main{max-width:1100px;margin:0 auto;padding:16px}
+h1{font-size:1.5rem;margin:.3em 0;overflow-wrap:anywhere}
+h2{font-size:1.1rem;margin:1.2em 0 .5em}
+.card{background:#fff;border-radius:10px;padding:16px;box-shadow:0 1px 2px rgba(0,0,0,.06);margin:12px 0}
+.narrow{max-width:420px;margin:48px auto}
+.notice{border-radius:8px;padding:12px 16px;margin:12px 0;background:#fdecec;border:1px solid #e5a4a4}
+.notice.info{background:#eef4ff;border-color:#b7c9f0}
+.created{border-radius:8px;padding:12px 16px;margin:12px 0;background:#e9f7ef;border:1px solid #9fd4b3}
+.created code{display:inline-block;font-size:1rem;padding:4px 8px;margin:4px 0;word-break:break-all;background:#fff}
+.scroll{overflow-x:auto}
+table{width:100%;border-collapse:collapse}
+th,td{padding:6px 8px;border-bottom:1px solid #eceef2;text-align:left;vertical-align:top}
+th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:#5b6475;font-weight:600}
+td.num,th.num{text-align:right;white-space:nowrap}
+td.name{min-width:10em;overflow-wrap:break-word;word-break:break-word}
+code{background:#eef0f4;padding:0 4px;border-radius:4px;font-size:.9em}
+label{display:block;font-size:.9rem;margin-bottom:2px}
+input{width:100%;font:inherit;padding:9px;border:1px solid #b9bfca;border-radius:6px}
+.row{display:flex;gap:8px;flex-wrap:wrap;align-items:flex-end}.row .grow{flex:1 1 240px}
+button{font:inherit;font-weight:600;padding:9px 16px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
+.narrow button{width:100%;margin-top:12px}
+button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #93b4f5;outline-offset:1px}
+.problem{color:#c0392b;margin:4px 0 0;font-size:.9rem}
+.muted{color:#5b6475;font-size:.9rem}
+.badge{display:inline-block;border-radius:999px;padding:0 8px;font-size:.8rem;background:#eef0f4}
+.badge.yes,.badge.active{background:#dff3e6}.badge.expiring{background:#fff1cc}.badge.expired,.badge.disabled{background:#f1e1e1}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}
+.grid{display:grid;grid-template-columns:1fr;gap:12px}@media (min-width:900px){.grid{grid-template-columns:1fr 1fr}}
+`;
+
+/** The page's one style sheet, allowed by its hash: the policy admits no other style and no script at all. */
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+
+interface Layout {
+  title: string;
+  /** The signed-in session's CSRF token: shows the navigation and the sign-out button. */
+  csrf?: string;
+  body: string;
+}
+
+function layout({ title, csrf, body }: Layout): string {
+  const nav =
+    csrf === undefined
+      ? `<span>Mailpiece admin</span>`
+      : `<a href="/dashboard" id="home">Mailpiece admin</a><form method="post" action="/dashboard/sign-out">${csrfField(csrf)}<button type="submit" id="sign-out">Sign out</button></form>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${text(title)} · Mailpiece admin</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="top"><div class="bar">${nav}</div></header>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${text(csrf)}">`;
+
+const notice = (kind: "error" | "info", message: string) =>
+  `<div class="notice ${kind}" role="alert" id="notice">${text(message)}</div>`;
+
+/** The sign-in form; `csrf` is the sign-in form's own token (from its cookie), not a session's. */
+export function signInPage(csrf: string, message?: string): string {
+  return layout({
+    title: "Sign in",
+    body: `<div class="card narrow">
+<h1>Sign in</h1>
+<p class="muted">Sign in with this deployment's admin token (ADMIN_TOKEN).</p>
+${message === undefined ? "" : notice("error", message)}
+<form method="post" action="/dashboard/sign-in">
+${csrfField(csrf)}
+<label for="token">Admin token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required maxlength="1024" spellcheck="false">
+<button type="submit" id="sign-in">Sign in</button>
+</form>
+</div>`,
+  });
+}
+
+/** A workspace's row of the list: its credits in both modes. */
+export interface WorkspaceRow {
+  workspace: WorkspaceView;
+  test: ModeCredits;
+  live: ModeCredits;
+}
+
+export interface ListPageContext {
+  csrf: string;
+  rows: WorkspaceRow[];
+  nextCursor: string | null;
+  /** A workspace just made: its test key, shown this once. */
+  created?: { id: string; name: string; test_api_key: string };
+  /** What was typed in the create form, with the problem found in it. */
+  form?: { name: string; problem: string };
+}
+
+/** The workspaces, a page at a time, with the form that creates one. */
+export function listPage(ctx: ListPageContext): string {
+  const created = ctx.created
+    ? `<section class="created" id="created" role="status">
+<p>Workspace <strong>${text(ctx.created.name)}</strong> (<code>${text(ctx.created.id)}</code>) was created. Its test API key is shown only this once; copy it now:</p>
+<code id="new-key">${text(ctx.created.test_api_key)}</code>
+<p class="muted">The key has every test permission. Only its prefix is kept visible; a lost key is replaced by rotation.</p>
+</section>`
+    : "";
+  const rows = ctx.rows
+    .map(
+      ({ workspace, test, live }) => `<tr data-id="${text(workspace.id)}">
+<td class="name"><a href="/dashboard/workspaces/${encodeURIComponent(workspace.id)}">${text(workspace.name)}</a></td>
+<td><code>${text(workspace.id)}</code></td>
+<td>${workspace.live_enabled ? '<span class="badge yes">yes</span>' : '<span class="badge">no</span>'}</td>
+<td class="num">${usd(test.available_cents)}</td><td class="num">${usd(test.reserved_cents)}</td>
+<td class="num">${usd(live.available_cents)}</td><td class="num">${usd(live.reserved_cents)}</td>
+</tr>`,
+    )
+    .join("\n");
+  const table =
+    ctx.rows.length === 0
+      ? `<p class="muted" id="empty">No workspaces yet.</p>`
+      : `<div class="scroll"><table id="workspaces">
+<thead><tr><th>Name</th><th>ID</th><th>Live enabled</th><th class="num">Test available</th><th class="num">Test reserved</th><th class="num">Live available</th><th class="num">Live reserved</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>`;
+  const next =
+    ctx.nextCursor === null
+      ? ""
+      : `<p><a href="/dashboard?cursor=${encodeURIComponent(ctx.nextCursor)}" id="next">Next page</a></p>`;
+  const problem = ctx.form?.problem;
+  return layout({
+    title: "Workspaces",
+    csrf: ctx.csrf,
+    body: `<h1>Workspaces</h1>
+${created}
+<div class="card">
+<h2>Create a workspace</h2>
+<form method="post" action="/dashboard/workspaces">
+${csrfField(ctx.csrf)}
+<div class="row"><div class="grow"><label for="name">Name</label>
+<input id="name" name="name" required maxlength="200" value="${text(ctx.form?.name ?? "")}"${problem ? ' aria-invalid="true" aria-describedby="name-problem"' : ""}>
+${problem ? `<p class="problem" id="name-problem">${text(problem)}</p>` : ""}</div>
+<div><button type="submit" id="create">Create workspace</button></div></div>
+</form>
+</div>
+<div class="card">
+${table}
+${next}
+</div>`,
+  });
+}
+
+export interface WorkspacePageContext {
+  csrf: string;
+  workspace: AdminWorkspaceView;
+  ledgers: Record<KeyMode, { entries: CreditLedgerEntryView[]; truncated: boolean }>;
+  notice?: string;
+}
+
+/** How many ledger entries the workspace page shows per mode. */
+export const LEDGER_ENTRIES_SHOWN = 10;
+
+function ledgerTable(mode: KeyMode, ledger: WorkspacePageContext["ledgers"][KeyMode]): string {
+  if (ledger.entries.length === 0) return `<p class="muted">No ${mode} credit movements yet.</p>`;
+  const rows = ledger.entries
+    .map(
+      (entry) => `<tr>
+<td>${when(entry.created_at)}</td><td>${text(entry.type)}</td>
+<td class="num">${usd(entry.amount_cents)}</td>
+<td class="num">${signed(entry.available_delta_cents)}</td><td class="num">${signed(entry.reserved_delta_cents)}</td>
+<td class="name">${text(entry.reference ?? "")}</td>
+</tr>`,
+    )
+    .join("\n");
+  return `<div class="scroll"><table class="ledger" id="ledger-${mode}">
+<thead><tr><th>When</th><th>Type</th><th class="num">Amount</th><th class="num">Available</th><th class="num">Reserved</th><th>Reference</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>${ledger.truncated ? `<p class="muted">This ledger is long: the entries shown are not its latest; read it through the admin API.</p>` : ""}`;
+}
+
+function balanceRow(mode: KeyMode, credits: ModeCredits): string {
+  return `<tr id="balance-${mode}"><td>${mode}</td><td><code>${text(credits.billing_rail)}</code></td>
+<td class="num">${usd(credits.available_cents)}</td><td class="num">${usd(credits.reserved_cents)}</td>
+<td><span class="badge ${credits.status === "active" ? "active" : ""}">${text(credits.status)}</span></td></tr>`;
+}
+
+/** One workspace: its keys by prefix and status, its balances, the last ledger entries of each mode. */
+export function workspacePage(ctx: WorkspacePageContext): string {
+  const { workspace } = ctx;
+  const keys = workspace.keys
+    .map(
+      (key) => `<tr>
+<td>${key.mode}</td><td><code class="key-prefix">${text(key.api_key_prefix)}…</code></td>
+<td><span class="badge ${key.status}">${key.status}</span></td>
+<td>${key.expires_at === null ? "—" : when(key.expires_at)}</td>
+</tr>`,
+    )
+    .join("\n");
+  const live = workspace.live_enabled
+    ? '<span class="badge yes">yes</span>'
+    : `<span class="badge">no</span>
+<form method="post" action="/dashboard/workspaces/${encodeURIComponent(workspace.id)}/live">${csrfField(ctx.csrf)}<button type="submit" id="enable-live">Enable live</button></form>
+<p class="muted">Live keys work once the workspace is live-enabled, normally by its payment-method setup; this overrides that.</p>`;
+  return layout({
+    title: workspace.name,
+    csrf: ctx.csrf,
+    body: `<p><a href="/dashboard">← Workspaces</a></p>
+<h1 id="workspace-name">${text(workspace.name)}</h1>
+${ctx.notice === undefined ? "" : notice("info", ctx.notice)}
+<div class="card"><dl>
+<dt>ID</dt><dd><code id="workspace-id">${text(workspace.id)}</code></dd>
+<dt>Created</dt><dd>${when(workspace.created_at)}</dd>
+<dt>Live enabled</dt><dd id="live-enabled">${live}</dd>
+</dl></div>
+<div class="grid">
+<div class="card"><h2>API keys</h2>
+<div class="scroll"><table id="keys"><thead><tr><th>Mode</th><th>Prefix</th><th>Status</th><th>Expires</th></tr></thead>
+<tbody>
+${keys}
+</tbody></table></div>
+<p class="muted">Keys are shown once, when they are made; only their prefixes are kept visible.</p></div>
+<div class="card"><h2>Credits</h2>
+<div class="scroll"><table id="balances"><thead><tr><th>Mode</th><th>Rail</th><th class="num">Available</th><th class="num">Reserved</th><th>Status</th></tr></thead>
+<tbody>
+${balanceRow("test", workspace.balances.test)}
+${balanceRow("live", workspace.balances.live)}
+</tbody></table></div></div>
+</div>
+<div class="card"><h2>Last test ledger entries</h2>
+${ledgerTable("test", ctx.ledgers.test)}
+<h2>Last live ledger entries</h2>
+${ledgerTable("live", ctx.ledgers.live)}
+</div>`,
+  });
+}
+
+/** A dashboard page that says what went wrong (not found, refused, failed). */
+export function messagePage(title: string, message: string, csrf?: string): string {
+  return layout({
+    title,
+    ...(csrf === undefined ? {} : { csrf }),
+    body: `<div class="card narrow"><h1>${text(title)}</h1>${notice("error", message)}<p><a href="/dashboard">Back to the dashboard</a></p></div>`,
+  });
+}

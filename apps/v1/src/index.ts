@@ -1,0 +1,10 @@
+// The Projects API (spec 3) at /api/v1: createV1App and what route modules and hosts need around it.
+
+export { MAX_JSON_BODY_BYTES } from "./body.ts";
+export type { V1ErrorBody, V1ErrorCode, V1ErrorOptions } from "./errors.ts";
+export { STATUS_TABLE, V1Error } from "./errors.ts";
+export type { RateDecision, SlidingWindowLimiter } from "./rate-limit.ts";
+export { createSlidingWindowLimiter } from "./rate-limit.ts";
+export type { RouteContext, V1Handler, V1Method } from "./route.ts";
+export type { V1AppOptions } from "./v1-app.ts";
+export { createV1App, V1_BASE, V1_DEFAULTS } from "./v1-app.ts";
