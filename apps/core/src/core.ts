@@ -69,6 +69,14 @@ import {
   loadDocument,
   uploadDocument,
 } from "./projects/documents.ts";
+import type { ProjectOrderView } from "./projects/orders.ts";
+import {
+  createProjectOrder,
+  loadProjectOrder,
+  projectOrderView,
+  reconcileProjectOrders,
+  settleProjectCredits,
+} from "./projects/orders.ts";
 import type { ProjectQuoteView } from "./projects/quotes.ts";
 import { createQuote } from "./projects/quotes.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
@@ -256,6 +264,29 @@ export interface MailpieceCore {
     getDocument(principal: Principal, documentId: string): Promise<ProjectDocumentView>;
     /** A quote of a letter or postcard of a ready document, with every rule of spec 3. */
     createQuote(principal: Principal, kind: "letter" | "postcard", body: unknown): Promise<ProjectQuoteView>;
+    /**
+     * An order from a quote, once per Idempotency-Key, its price reserved on the workspace's credits. Throws
+     * idempotency_key_required, validation_failed, request_id_conflict (the key with another body) or
+     * insufficient_credits; nothing is reserved when it throws.
+     */
+    createOrder(
+      principal: Principal,
+      kind: "letter" | "postcard",
+      body: unknown,
+      idempotencyKey: string | undefined,
+    ): Promise<ProjectOrderView>;
+    /** An order of the caller's workspace, mode and kind; undefined for anything else. */
+    getOrder(
+      principal: Principal,
+      kind: "letter" | "postcard",
+      id: string,
+    ): Promise<ProjectOrderView | undefined>;
+    /** The PDF of such an order; undefined when there is none. */
+    orderDocument(
+      principal: Principal,
+      kind: "letter" | "postcard",
+      id: string,
+    ): Promise<Uint8Array | undefined>;
   };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
@@ -328,6 +359,16 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   let lastPreviewCollection = Number.NEGATIVE_INFINITY;
   const search = deps.addresses ? addressSearch(deps.addresses) : undefined;
   const credits = workspaceCredits(ctx.store);
+  const projectCtx = {
+    store: ctx.store,
+    blobs: ctx.blobs,
+    clock: ctx.clock,
+    ids: ctx.ids,
+    config,
+    credits,
+    quoteTtlMs: config.quoteTtlMs,
+    ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
+  };
   const workspaceCtx: WorkspaceContext = {
     store: ctx.store,
     clock: ctx.clock,
@@ -398,21 +439,22 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       ledger: (principal, page) => credits.entries(principal, page),
     },
     projects: (() => {
-      const projectCtx = {
-        store: ctx.store,
-        blobs: ctx.blobs,
-        clock: ctx.clock,
-        ids: ctx.ids,
-        config,
-        quoteTtlMs: config.quoteTtlMs,
-        ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
-      };
       return {
         createUploadIntent: (principal, body) => createUploadIntent(projectCtx, principal, body),
         uploadDocument: (input) => uploadDocument(projectCtx, input),
         completeDocument: (principal, id, body) => completeDocument(projectCtx, principal, id, body),
         getDocument: async (principal, id) => documentView(await loadDocument(projectCtx, principal, id)),
         createQuote: (principal, kind, body) => createQuote(projectCtx, principal, kind, body),
+        createOrder: (principal, kind, body, key) =>
+          createProjectOrder(projectCtx, principal, kind, body, key),
+        async getOrder(principal, kind, id) {
+          const found = await loadProjectOrder(projectCtx, principal, kind, id);
+          return found ? projectOrderView(found, false) : undefined;
+        },
+        async orderDocument(principal, kind, id) {
+          const found = await loadProjectOrder(projectCtx, principal, kind, id);
+          return found ? (await ctx.blobs.get(found.document.blob_key))?.bytes : undefined;
+        },
       };
     })(),
     async getCampaign(id) {
@@ -429,8 +471,16 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         await collectPreviews(ctx);
       }
       const confirmed = await reconcilePayments(payments, confirmers);
+      const undone = await reconcileProjectOrders(projectCtx);
       const worked =
-        confirmed + (await runFulfilment({ ...ctx, providers: deps.printProviders ?? [], ...options }));
+        confirmed +
+        undone +
+        (await runFulfilment({
+          ...ctx,
+          providers: deps.printProviders ?? [],
+          afterSteps: (order) => settleProjectCredits(projectCtx, order),
+          ...options,
+        }));
       const flowers = flowerCtx ? await retryFlowerSubmissions(flowerCtx) : 0;
       return worked + flowers;
     },

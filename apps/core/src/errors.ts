@@ -11,6 +11,8 @@ import { defineError } from "@mailpiece/errors";
  * - `unauthorized`: no API key, or not a current one; `forbidden`: the key cannot act here (a live key of a workspace
  *   that is not live-enabled); `permission_denied`, `approval_required`: the key lacks the permission, or live mail
  *   needs an approval first.
+ * - `idempotency_key_required`: a Projects API order without an Idempotency-Key; `insufficient_credits`: the
+ *   workspace's available credits do not cover the price (nothing is reserved).
  * - `preview_link_invalid`: a preview link was tampered with or has expired.
  * - `upload_token_invalid`, `upload_token_expired`, `upload_already_filled`, `upload_too_large`, `upload_not_pdf`:
  *   an upload slot cannot take this file.
@@ -34,6 +36,8 @@ export type CoreErrorCode =
   | "forbidden"
   | "permission_denied"
   | "approval_required"
+  | "idempotency_key_required"
+  | "insufficient_credits"
   | "preview_link_invalid"
   | "upload_token_invalid"
   | "upload_token_expired"

@@ -38,6 +38,8 @@ export interface FulfilmentContext {
   leaseMs?: number;
   /** A name for this process, written into leases. */
   owner?: string;
+  /** Called with an order after its steps of a round, before its work is let go (credits follow the status). */
+  afterSteps?: (order: OrderRecord) => Promise<OrderRecord>;
 }
 
 /** The work queue entry of one paid order: persisted, so fulfilment survives a restart. */
@@ -143,6 +145,7 @@ async function step(ctx: FulfilmentContext, item: WorkItem, version: number): Pr
     order = await advance(ctx, order);
     if (!order.lifecycle || order.lifecycle.status === before) break;
   }
+  if (ctx.afterSteps) order = await ctx.afterSteps(order);
   await release(ctx, item, version, order.lifecycle ? isTerminal(order.lifecycle.status) : true);
 }
 

@@ -34,6 +34,7 @@ export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pa
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
 export type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
+export type { ProjectOrderView } from "./projects/orders.ts";
 export type { ProjectQuoteView } from "./projects/quotes.ts";
 export type { QuoteView } from "./quote-order.ts";
 export { updateRecord } from "./records.ts";

@@ -41,6 +41,19 @@ export interface MailingRecord extends PayableRecord {
   created_at: number;
 }
 
+/** What a Projects API order (spec 3) carries besides the piece: its workspace, its credits and its metadata. */
+export interface ProjectOrderInfo {
+  workspace_id: string;
+  mode: "test" | "live";
+  quote_id: string;
+  document_id: string;
+  billing_rail: "mock_test_credits" | "prepaid_credits";
+  /** The ledger entry that reserved the price; captured when a print provider accepts, released on failure. */
+  reservation_id: string;
+  funds_status: "reserved" | "captured" | "released";
+  metadata: Record<string, string>;
+}
+
 /** A machine order as stored: the request as validated, the document, the price, the money and the steps. */
 export interface OrderRecord extends MailingRecord {
   object: "order";
@@ -55,6 +68,8 @@ export interface OrderRecord extends MailingRecord {
   /** A draft's hosted checkout session (the newest; earlier ones expired or were canceled). */
   checkout_session_id?: string;
   row_number?: number;
+  /** A Projects API order: paid from the workspace's credits, not through a payment rail. */
+  project?: ProjectOrderInfo;
   /** Where the piece is being produced. */
   fulfilment?: {
     provider: string;

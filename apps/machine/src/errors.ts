@@ -152,6 +152,8 @@ const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   forbidden: "internal_error",
   permission_denied: "internal_error",
   approval_required: "internal_error",
+  idempotency_key_required: "internal_error",
+  insufficient_credits: "internal_error",
 };
 
 /** A failure of the core as the machine API answers it: same message, issues and retry time, the code mapped. */

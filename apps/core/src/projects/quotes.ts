@@ -10,7 +10,7 @@ import { type LineItem, PricingError } from "@mailpiece/pricing";
 import { inspect } from "../documents.ts";
 import { CoreError } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
-import { priceMailpiece } from "../quote-order.ts";
+import { priceMailpiece, type QuoteView, toView } from "../quote-order.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
 import { loadDocument, type ProjectDocumentContext, requestProblems } from "./documents.ts";
 
@@ -32,7 +32,12 @@ export interface ProjectQuoteRecord {
   price_cents: number;
   pricing_version: string;
   line_items: LineItem[];
+  /** The price as an order stores it. */
+  view: QuoteView;
+  /** The order that used the quote: a quote backs one order. */
+  used_by?: string;
   created_at: number;
+  updated_at: number;
   expires_at: number;
 }
 
@@ -69,7 +74,7 @@ export interface ProjectQuoteContext extends ProjectDocumentContext {
   quoteTtlMs: number;
 }
 
-const quoteKey = (id: string) => `projects_quotes:${id}`;
+export const quoteKey = (id: string) => `projects_quotes:${id}`;
 const QUOTE_ID = /^qt_[0-9a-f]{32}$/;
 
 /**
@@ -178,7 +183,9 @@ export async function createQuote(
     price_cents: quote.total_cents,
     pricing_version: quote.pricing_version,
     line_items: quote.line_items,
+    view: toView(quote, ctx.config),
     created_at: now,
+    updated_at: now,
     expires_at: now + ctx.quoteTtlMs,
   };
   // Kept a while after expiry, so that an order naming it hears "expired" rather than "unknown".

@@ -1,0 +1,229 @@
+import { makePdf } from "@mailpiece/conformance";
+import type { Store } from "@mailpiece/ports";
+import { createSimulatedPrinter } from "@mailpiece/print-simulated";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
+import { describe, expect, it } from "vitest";
+import { createMailpieceCore } from "../core.ts";
+import { CoreError } from "../errors.ts";
+import { ORDER_INTENT_GRACE_MS } from "./orders.ts";
+
+const address = (name: string, overrides: Record<string, unknown> = {}) => ({
+  name,
+  street1: "350 Fifth Avenue",
+  city: "New York",
+  province: "NY",
+  zip: "10118",
+  ...overrides,
+});
+
+async function setup(options: { testCreditsCents?: number; store?: Store } = {}) {
+  let now = Date.UTC(2026, 10, 24, 12);
+  const clock = { now: () => now };
+  const store = options.store ?? createMemoryStore();
+  const core = createMailpieceCore({
+    store,
+    blobs: createMemoryBlobStore(),
+    clock,
+    printProviders: [
+      createSimulatedPrinter({
+        store,
+        clock,
+        pace: { acceptAfterMs: 1_000, inTransitAfterMs: 2_000, deliverAfterMs: 3_000 },
+      }),
+    ],
+    config: { testCreditsCents: options.testCreditsCents ?? 10_000 },
+  });
+  const workspace = await core.workspaces.create("Acme");
+  const principal = await core.workspaces.authenticate(workspace.test_api_key);
+  const intent = await core.projects.createUploadIntent(principal, {
+    content_type: "application/pdf",
+    byte_size: (await makePdf(1)).byteLength,
+  });
+  const pdf = await makePdf(1);
+  await core.projects.uploadDocument({
+    document_id: intent.document_id,
+    token: new URL(intent.upload_path, "http://x").searchParams.get("token")!,
+    content_type: "application/pdf",
+    bytes: pdf,
+  });
+  await core.projects.completeDocument(principal, intent.document_id, { page_count: 1 });
+  const quote = () => core.projects.createQuote(principal, "letter", { document_id: intent.document_id });
+  const body = async (overrides: Record<string, unknown> = {}) => ({
+    quote_id: (await quote()).quote_id,
+    recipient: address("Grace Recipient"),
+    sender: address("Ada Sender"),
+    metadata: { customer: "42" },
+    ...overrides,
+  });
+  const balance = () => core.workspaces.balance(principal.workspace_id, "test");
+  return {
+    core,
+    principal,
+    quote,
+    body,
+    balance,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<CoreError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(CoreError.isInstance(error), String(error)).toBe(true);
+  return error as CoreError;
+}
+
+describe("Projects API orders", () => {
+  it("reserves the price, answers the same key and body with the same order, captures when the printer accepts", async () => {
+    const { core, principal, body, balance, advance } = await setup();
+    const request = await body();
+    const order = await core.projects.createOrder(principal, "letter", request, "key-1");
+    expect(order).toMatchObject({
+      object: "letter",
+      status: "queued",
+      mode: "test",
+      funds_status: "reserved",
+      billing_rail: "mock_test_credits",
+      metadata: { customer: "42" },
+      idempotent_replay: false,
+    });
+    expect(await balance()).toMatchObject({
+      available_cents: 10_000 - order.price_cents,
+      reserved_cents: order.price_cents,
+    });
+    const replay = await core.projects.createOrder(principal, "letter", request, "key-1");
+    expect(replay).toMatchObject({ id: order.id, idempotent_replay: true });
+    expect((await balance()).reserved_cents).toBe(order.price_cents);
+    expect((await refusal(core.projects.createOrder(principal, "letter", await body(), "key-1"))).code).toBe(
+      "request_id_conflict",
+    );
+    expect((await refusal(core.projects.createOrder(principal, "letter", request, undefined))).code).toBe(
+      "idempotency_key_required",
+    );
+
+    for (let round = 0; round < 6; round++) {
+      await core.fulfil();
+      advance(1_000);
+    }
+    const done = await core.projects.getOrder(principal, "letter", order.id);
+    expect(["accepted", "in_transit", "delivered"]).toContain(done?.status);
+    expect(done?.funds_status).toBe("captured");
+    expect(done?.timeline.map((event) => event.status_after)).toEqual(
+      expect.arrayContaining(["queued", "submitted", "accepted"]),
+    );
+    expect(await balance()).toMatchObject({ available_cents: 10_000 - order.price_cents, reserved_cents: 0 });
+    const ledger = await core.workspaces.ledger(principal, {});
+    expect(ledger.data.map((entry) => entry.type)).toEqual(["top_up", "reservation", "capture"]);
+    expect(await core.projects.orderDocument(principal, "letter", order.id)).toBeInstanceOf(Uint8Array);
+    expect(await core.projects.getOrder(principal, "postcard", order.id)).toBeUndefined();
+  });
+
+  it("releases the reservation of an order the printer refuses", async () => {
+    const { core, principal, body, balance, advance } = await setup();
+    const order = await core.projects.createOrder(
+      principal,
+      "letter",
+      await body({ recipient: address("Grace Recipient", { street1: "1 REJECT PRINT Way" }) }),
+      "rejected",
+    );
+    for (let round = 0; round < 4; round++) {
+      await core.fulfil();
+      advance(1_000);
+    }
+    const done = await core.projects.getOrder(principal, "letter", order.id);
+    expect(done).toMatchObject({ status: "failed", funds_status: "released" });
+    expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
+  });
+
+  it("refuses a bad request before reserving anything", async () => {
+    const { core, principal, quote, body, balance, advance } = await setup();
+    const before = await balance();
+    const issues = async (request: unknown, key: string) =>
+      ((await refusal(core.projects.createOrder(principal, "letter", request, key))).issues ?? []).map(
+        (i) => [i.path, i.code],
+      );
+    expect(await issues(await body({ recipient: address("x".repeat(256)) }), "a")).toContainEqual([
+      "recipient.name",
+      "name_too_long",
+    ]);
+    expect(await issues(await body({ sender: undefined }), "b")).toContainEqual(["sender", "required"]);
+    expect(
+      await issues(
+        await body({
+          recipient: address("Grace", { country: "CA", province: "ON", zip: "K1A 0A9", city: "Ottawa" }),
+        }),
+        "c",
+      ),
+    ).toContainEqual(["recipient.countryCode", "destination_mismatch"]);
+    expect(await issues(await body({ quote_id: "qt_00000000000000000000000000000000" }), "d")).toContainEqual(
+      ["quote_id", "quote_not_found"],
+    );
+    const used = await body();
+    const first = await core.projects.createOrder(principal, "letter", used, "first");
+    expect(await issues({ ...used, metadata: {} }, "second")).toContainEqual(["quote_id", "quote_used"]);
+    const stale = (await quote()).quote_id;
+    advance(25 * 60 * 60 * 1000);
+    expect(await issues(await body({ quote_id: stale }), "e")).toContainEqual(["quote_id", "quote_expired"]);
+    // Only the one order that passed reserved anything.
+    expect(await balance()).toMatchObject({
+      available_cents: before.available_cents - first.price_cents,
+      reserved_cents: first.price_cents,
+    });
+  });
+
+  it("never overspends: 50 concurrent orders against a balance that covers some of them", async () => {
+    const { core, principal, quote, body, balance } = await setup({ testCreditsCents: 1_000 });
+    const price = (await quote()).price_cents;
+    const bodies = await Promise.all(Array.from({ length: 50 }, () => body()));
+    const results = await Promise.allSettled(
+      bodies.map((request, i) => core.projects.createOrder(principal, "letter", request, `concurrent-${i}`)),
+    );
+    const made = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected").map((r) => (r.reason as CoreError).code);
+    expect(made).toHaveLength(Math.floor(1_000 / price));
+    expect(new Set(refused)).toEqual(new Set(["insufficient_credits"]));
+    expect(await balance()).toMatchObject({
+      available_cents: 1_000 - made.length * price,
+      reserved_cents: made.length * price,
+    });
+  });
+
+  it("undoes an order request lost between its reservation and its record, so its retry starts afresh", async () => {
+    let failCreate = false;
+    const inner = createMemoryStore();
+    const store: Store = {
+      ...inner,
+      name: inner.name,
+      capabilities: inner.capabilities,
+      get: (key) => inner.get(key),
+      put: (key, value, options) => inner.put(key, value, options),
+      delete: (key, options) => inner.delete(key, options),
+      list: (prefix, options) => inner.list(prefix, options),
+      close: () => inner.close(),
+      create(key, value, options) {
+        if (failCreate && key.startsWith("orders:")) throw new Error("the process stopped here");
+        return inner.create(key, value, options);
+      },
+    };
+    const { core, principal, body, balance, advance } = await setup({ store });
+    const request = await body();
+    failCreate = true;
+    await expect(core.projects.createOrder(principal, "letter", request, "crash")).rejects.toThrow(/stopped/);
+    failCreate = false;
+    const held = await balance();
+    expect(held.reserved_cents).toBeGreaterThan(0);
+    // Within the grace period nothing is undone; after it, the reservation is released and the quote freed.
+    await core.fulfil();
+    expect((await balance()).reserved_cents).toBe(held.reserved_cents);
+    advance(ORDER_INTENT_GRACE_MS + 1);
+    await core.fulfil();
+    expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
+    const retried = await core.projects.createOrder(principal, "letter", request, "crash");
+    expect(retried).toMatchObject({ funds_status: "reserved", idempotent_replay: false });
+    expect((await balance()).reserved_cents).toBe(retried.price_cents);
+  });
+});
