@@ -24,6 +24,11 @@ export const STATUS_TABLE = {
   not_found: { status: 404, means: "unknown route, or a resource outside the key's workspace" },
   method_not_allowed: { status: 405, means: "another method on a known path; Allow lists the methods" },
   length_required: { status: 411, means: "an upload without Content-Length" },
+  insufficient_credits: {
+    status: 402,
+    means: "the workspace's available credits do not cover the price; nothing was reserved",
+  },
+  idempotency_conflict: { status: 409, means: "the Idempotency-Key was used with another request" },
   payload_too_large: { status: 413, means: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, means: "the body is not JSON (Content-Type: application/json)" },
   validation_failed: {
@@ -61,6 +66,9 @@ const CORE_CODES: Partial<Record<CoreErrorCode, V1ErrorCode>> = {
   approval_required: "approval_required",
   not_found: "not_found",
   invalid_query: "invalid_query",
+  idempotency_key_required: "idempotency_key_required",
+  insufficient_credits: "insufficient_credits",
+  request_id_conflict: "idempotency_conflict",
   rate_limited: "rate_limited",
   service_busy: "service_busy",
   storage_unavailable: "storage_unavailable",

@@ -29,6 +29,13 @@ export interface RouteContext {
   publicRoute(method: V1Method, path: string, handler: (event: H3Event) => unknown): void;
 }
 
+/** The headers of a PDF answer: never cached, shown inline, never sniffed. */
+export const RESPONSE_HEADERS_FOR_PDF: Readonly<Record<string, string>> = {
+  ...RESPONSE_HEADERS,
+  "content-type": "application/pdf",
+  "content-disposition": "inline",
+};
+
 /** A JSON answer with `status` (and the headers every Projects API answer carries). */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return Response.json(body, { status, headers: { ...RESPONSE_HEADERS, ...headers } });

@@ -8,6 +8,7 @@ import type { RouteContext, V1Handler, V1Method } from "./route.ts";
 import { creditRoutes } from "./routes/credits.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { orderRoutes } from "./routes/orders.ts";
 import { quoteRoutes } from "./routes/quotes.ts";
 
 export interface V1AppOptions {
@@ -36,6 +37,7 @@ const MODULES: readonly ((context: RouteContext) => void)[] = [
   creditRoutes,
   documentRoutes,
   quoteRoutes,
+  orderRoutes,
 ];
 
 /** The bearer token of an Authorization header (scheme case-insensitive), or undefined for anything else. */
