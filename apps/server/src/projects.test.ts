@@ -20,7 +20,8 @@ describe("the Projects API and the operator on the running server", () => {
         PORT: "0",
         DATA_DIR: dataDir,
         LOG_LEVEL: "silent",
-        FULFILMENT_INTERVAL_MS: "0",
+        FULFILMENT_INTERVAL_MS: "100",
+        SIMULATED_PRINT_PACE_MS: "100,200,300",
         ADMIN_TOKEN,
       }),
     );
@@ -30,7 +31,7 @@ describe("the Projects API and the operator on the running server", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("the operator makes a workspace with pnpm admin; its test key uploads a PDF, completes it and quotes a letter", async () => {
+  it("the operator makes a workspace with pnpm admin; its test key uploads, quotes, orders a letter and sees it delivered", async () => {
     const cli = spawn(
       process.execPath,
       ["--import", "tsx", "../admin/src/cli.ts", "create-workspace", "--name", "Acme"],
@@ -91,11 +92,56 @@ describe("the Projects API and the operator on the running server", () => {
       }),
     });
     expect(quote.status).toBe(201);
-    expect(await quote.json()).toMatchObject({ mailpiece_type: "letter", certified: true, page_count: 2 });
+    const quoted = (await quote.json()) as { quote_id: string; price_cents: number };
+    expect(quoted).toMatchObject({ mailpiece_type: "letter", certified: true, page_count: 2 });
+
+    const address = (name: string) => ({
+      name,
+      line1: "350 Fifth Avenue",
+      city: "New York",
+      state: "NY",
+      zip: "10118",
+    });
+    const created = await api("/letters", {
+      method: "POST",
+      headers: { "idempotency-key": crypto.randomUUID() },
+      body: JSON.stringify({
+        quote_id: quoted.quote_id,
+        recipient: address("Grace"),
+        sender: address("Ada"),
+      }),
+    });
+    expect(created.status).toBe(201);
+    const order = (await created.json()) as { id: string };
+    // The worker runs every 100 ms and the simulated printer delivers 300 ms after submission; polls once a second
+    // stay well inside the key's 120 requests a minute.
+    let status = "";
+    let funds = "";
+    for (let polls = 0; polls < 90 && status !== "delivered"; polls++) {
+      const read = (await (await api(`/letters/${order.id}`)).json()) as {
+        status: string;
+        funds_status: string;
+      };
+      status = read.status;
+      funds = read.funds_status;
+      if (status !== "delivered") await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(status).toBe("delivered");
+    expect(funds).toBe("captured");
+    const after = (await (await api("/credits/balance")).json()) as {
+      available_cents: number;
+      reserved_cents: number;
+    };
+    expect(after).toEqual(
+      expect.objectContaining({
+        available_cents: balance.available_cents - quoted.price_cents,
+        reserved_cents: 0,
+      }),
+    );
 
     // Without the operator's token the admin API refuses; without any key the Projects API does.
     expect((await fetch(`${running.url}/admin/api/workspaces`)).status).toBe(401);
     expect((await fetch(`${running.url}/api/v1/credits/balance`)).status).toBe(401);
     expect((await fetch(`${running.url}/dashboard`)).status).toBe(200);
-  });
+  }, 120_000);
 });
