@@ -16,6 +16,7 @@ const benches: [string, () => Promise<string>][] = [
   ["campaign", benchCampaign],
   ["mcp", async () => (await import("./mcp.ts")).benchMcp()],
   ["ledger", async () => (await import("./ledger.ts")).benchLedger()],
+  ["v1", async () => (await import("./v1.ts")).benchV1()],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -3,7 +3,7 @@ import { CoreError } from "@mailpiece/core";
 import type { H3Event } from "h3";
 import { assertBodySize, H3, type HTTPError } from "h3";
 import type { PageContext } from "./page.ts";
-import { checkoutPage, notFoundPage } from "./page.ts";
+import { checkoutPage, notFoundPage, topUpPage } from "./page.ts";
 
 export interface CheckoutAppOptions {
   /** Absolute base URL of the deployment: links are made from it, and a form post must come from its origin. */
@@ -65,6 +65,43 @@ export function createCheckoutApp(core: MailpieceCore, options: CheckoutAppOptio
       status,
     );
   };
+
+  // Credit top-ups of the Projects API: the same page rules, a form for the token only.
+  app.get("/checkout/top-up/:session", async (event) => {
+    const view = await core.projects.getTopUp(event.context.params?.session ?? "");
+    return view ? page(topUpPage(view, {})) : page(notFoundPage(), 404);
+  });
+
+  app.post("/checkout/top-up/:session", async (event) => {
+    const id = event.context.params?.session ?? "";
+    if (!sameOrigin(event, origin)) {
+      return page(errorPage("This form can only be sent from its own page."), 403);
+    }
+    const view = await core.projects.getTopUp(id);
+    if (!view) return page(notFoundPage(), 404);
+    const form = await readForm(event);
+    if (!form) {
+      return page(
+        topUpPage(view, { notice: { kind: "error", text: "The form could not be read; send it again." } }),
+        400,
+      );
+    }
+    try {
+      await core.projects.payTopUp(id, { token: form.get("token") ?? "" });
+    } catch (error) {
+      if (!CoreError.isInstance(error)) throw error;
+      const current = (await core.projects.getTopUp(id)) ?? view;
+      if (error.code === "validation_failed") {
+        const problems = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
+        return page(topUpPage(current, { problems }), 422);
+      }
+      return page(topUpPage(current, { notice: { kind: "error", text: error.message } }), 409);
+    }
+    return new Response(null, {
+      status: 303,
+      headers: { location: `${publicUrl}/checkout/top-up/${id}`, "cache-control": "no-store" },
+    });
+  });
 
   app.get("/checkout/:session", async (event) => {
     const view = await core.getCheckout(event.context.params?.session ?? "");

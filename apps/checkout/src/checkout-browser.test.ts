@@ -126,4 +126,32 @@ describe("the checkout page in headless Chromium", { timeout: 120_000 }, () => {
     await screenshot(page, "checkout-phone-expired", context);
     await page.close();
   });
+
+  it("a workspace tops up its test credits on the top-up page: a declined card, then a paid one", async (context) => {
+    const workspace = await server.core.workspaces.create("Acme");
+    const principal = await server.core.workspaces.authenticate(workspace.test_api_key);
+    const before = (await server.core.workspaces.balance(principal.workspace_id, "test")).available_cents;
+    const session = await server.core.projects.createTopUp(principal, { amount_cents: 2_000 });
+    const page = await browser.newPage();
+    await page.setViewport(PHONE);
+    await page.goto(`${server.base}${session.url_path}`, { waitUntil: "load" });
+    expect(await statusOf(page)).toBe("open");
+    expect(await page.$eval("#total", (el) => el.textContent)).toBe("$20.00");
+    const overflow = Number(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"));
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.type("#f-token", "spt_test_declined");
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#pay")]);
+    expect(await statusOf(page)).toBe("open");
+    expect(await page.$eval("#notice", (el) => el.getAttribute("data-code"))).toBe("payment_declined");
+    await screenshot(page, "top-up-phone-declined", context);
+    await page.type("#f-token", "spt_test_ok");
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#pay")]);
+    expect(await statusOf(page)).toBe("completed");
+    expect(await page.$("form")).toBeNull();
+    await screenshot(page, "top-up-phone-paid", context);
+    expect((await server.core.workspaces.balance(principal.workspace_id, "test")).available_cents).toBe(
+      before + 2_000,
+    );
+    await page.close();
+  });
 });

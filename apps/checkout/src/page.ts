@@ -1,4 +1,4 @@
-import type { CheckoutView, PartyView } from "@mailpiece/core";
+import type { CheckoutView, PartyView, TopUpSessionView } from "@mailpiece/core";
 
 /** What the page shows beyond the session: where its preview is, and whether payments are simulated. */
 export interface PageContext {
@@ -133,6 +133,28 @@ button:focus-visible,input:focus-visible{outline:3px solid #93b4f5;outline-offse
 .muted{color:#5b6475;font-size:.9rem}
 `;
 
+/** A page's opening: the document head, the title and the status line (its data-status for tests and tools). */
+function opening(
+  title: string,
+  status: { title: string; text: string },
+  code: string,
+  aside: string,
+): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<header><h1>${text(status.title)}</h1><span class="muted">${text(aside)}</span></header>
+<div class="status ${code}" id="status" data-status="${code}">${text(status.text)}</div>`;
+}
+
 /** The hosted checkout page of one session: plain HTML and inline CSS, no scripts, no outside assets. */
 export function checkoutPage(view: CheckoutView, ctx: PageContext): string {
   const status = STATUS_TEXT[view.status];
@@ -151,19 +173,7 @@ export function checkoutPage(view: CheckoutView, ctx: PageContext): string {
     view.status === "completed"
       ? `<p class="muted">Order <code id="order-id">${text(view.order_id)}</code>${view.buyer ? ` · receipt to ${text(view.buyer.email)}` : ""}</p>`
       : "";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${text(status.title)} · Mailpiece checkout</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<header><h1>${text(status.title)}</h1><span class="muted">${usd(view.amount_cents)}</span></header>
-<div class="status ${view.status}" id="status" data-status="${view.status}">${text(status.text)}</div>
+  return `${opening(`${status.title} · Mailpiece checkout`, status, view.status, usd(view.amount_cents))}
 ${notice}${paid}
 <div class="grid">
 <div class="card">
@@ -186,4 +196,52 @@ ${view.status === "open" ? `${payForm(view, ctx)}<p class="muted">Open until ${t
 /** A page for a session that does not exist (or a link that was mistyped). */
 export function notFoundPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Checkout not found · Mailpiece</title><style>${STYLE}</style></head><body><main><h1>Checkout not found</h1><div class="status expired">This checkout link is not valid. Check the link you were sent.</div></main></body></html>`;
+}
+
+const TOP_UP_STATUS: Record<TopUpSessionView["status"], { title: string; text: string }> = {
+  open: {
+    title: "Add credits",
+    text: "The credits are added to your workspace as soon as the payment succeeds.",
+  },
+  complete_in_progress: {
+    title: "Payment in progress",
+    text: "Your payment is being confirmed. Reload this page in a moment to see the result.",
+  },
+  completed: { title: "Credits added", text: "Thank you. The credits are in your workspace's balance." },
+  expired: {
+    title: "This page has expired",
+    text: "It can no longer be paid; nothing was charged. Ask for a new one.",
+  },
+  canceled: { title: "This top-up was canceled", text: "It can no longer be paid; nothing was charged." },
+};
+
+/** The hosted page of a credit top-up: the amount, the mode, and a form for a shared payment token. */
+export function topUpPage(view: TopUpSessionView, ctx: Pick<PageContext, "notice" | "problems">): string {
+  const status = TOP_UP_STATUS[view.status];
+  const notice = ctx.notice
+    ? `<div class="notice ${ctx.notice.kind}" role="alert" id="notice">${text(ctx.notice.text)}</div>`
+    : view.message
+      ? `<div class="notice" role="alert" id="notice" data-code="${text(view.message.code)}">${text(view.message.content)}</div>`
+      : "";
+  const testHint = view.simulated
+    ? `<p class="test">Test mode: no money moves. Use <code>spt_test_ok</code> to pay, <code>spt_test_declined</code> for a declined card.</p>`
+    : "";
+  const form =
+    view.status === "open"
+      ? `<form method="post" action="" novalidate>
+${field("token", "Shared payment token", "text", "", { simulated: view.simulated, ...(ctx.problems ? { problems: ctx.problems } : {}) }, ' autocomplete="off" required maxlength="256" placeholder="spt_…" spellcheck="false"')}
+${testHint}
+<button type="submit" id="pay">Pay ${usd(view.amount_cents)}</button>
+</form><p class="muted">Open until ${text(new Date(view.expires_at).toUTCString())}.</p>`
+      : "";
+  return `${opening(`${status.title} · Mailpiece credits`, status, view.status, `${view.mode} mode`)}
+${notice}
+<div class="card">
+<table class="price"><tbody><tr><td>Mailpiece credits (${view.mode} mode)</td><td class="amount">${usd(view.amount_cents)}</td></tr></tbody>
+<tfoot><tr><th scope="row">Total</th><td class="amount" id="total">${usd(view.amount_cents)}</td></tr></tfoot></table>
+${form}
+</div>
+</main>
+</body>
+</html>`;
 }

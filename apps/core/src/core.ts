@@ -79,6 +79,8 @@ import {
 } from "./projects/orders.ts";
 import type { ProjectQuoteView } from "./projects/quotes.ts";
 import { createQuote } from "./projects/quotes.ts";
+import type { TopUpSessionView } from "./projects/top-ups.ts";
+import { createTopUpSession, getTopUpSession, payTopUpSession } from "./projects/top-ups.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
 import type { UploadRecord, UploadSlot } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
@@ -121,6 +123,11 @@ export interface CoreDeps {
    * but checkout completion answers payment_rail_unavailable.
    */
   checkoutPayments?: CheckoutPayments;
+  /**
+   * Simulated card payments for test-mode credit top-ups of the Projects API (never real money); default: the
+   * checkout payments when they are simulated. Absent either way: test top-ups are refused.
+   */
+  testCheckoutPayments?: CheckoutPayments;
   /**
    * Address search (spec 1: svc.search_addresses), and the lookup of the address ids of Address-mode parties into
    * the addresses that print; without one, search is not offered and orders give manual addresses only.
@@ -287,6 +294,12 @@ export interface MailpieceCore {
       kind: "letter" | "postcard",
       id: string,
     ): Promise<Uint8Array | undefined>;
+    /** A hosted top-up of the caller's credits (amount_cents 100 to 100000). Throws validation_failed. */
+    createTopUp(principal: Principal, body: unknown): Promise<TopUpSessionView>;
+    /** A top-up by its id, for its hosted page. */
+    getTopUp(id: string): Promise<TopUpSessionView | undefined>;
+    /** Pays a top-up with a shared payment token, charging and crediting at most once. */
+    payTopUp(id: string, input: { token: unknown }): Promise<TopUpSessionView>;
   };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
@@ -369,6 +382,16 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     quoteTtlMs: config.quoteTtlMs,
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
   };
+  const testPayments =
+    deps.testCheckoutPayments ?? (deps.checkoutPayments?.simulated ? deps.checkoutPayments : undefined);
+  const topUpCtx = {
+    ...projectCtx,
+    topUpTtlMs: config.checkoutTtlMs,
+    // Live credits are bought with the deployment's card payments (simulated ones in development).
+    ...(deps.checkoutPayments ? { livePayments: deps.checkoutPayments } : {}),
+    ...(testPayments ? { testPayments } : {}),
+  };
+
   const workspaceCtx: WorkspaceContext = {
     store: ctx.store,
     clock: ctx.clock,
@@ -451,6 +474,9 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
           const found = await loadProjectOrder(projectCtx, principal, kind, id);
           return found ? projectOrderView(found, false) : undefined;
         },
+        createTopUp: (principal, body) => createTopUpSession(topUpCtx, principal, body),
+        getTopUp: (id) => getTopUpSession(topUpCtx, id),
+        payTopUp: (id, input) => payTopUpSession(topUpCtx, id, input),
         async orderDocument(principal, kind, id) {
           const found = await loadProjectOrder(projectCtx, principal, kind, id);
           return found ? (await ctx.blobs.get(found.document.blob_key))?.bytes : undefined;

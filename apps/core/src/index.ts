@@ -36,6 +36,7 @@ export { documentWorkBusy } from "./pdf-work.ts";
 export type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
 export type { ProjectOrderView } from "./projects/orders.ts";
 export type { ProjectQuoteView } from "./projects/quotes.ts";
+export type { TopUpSessionView } from "./projects/top-ups.ts";
 export type { QuoteView } from "./quote-order.ts";
 export { updateRecord } from "./records.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";

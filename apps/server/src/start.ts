@@ -78,6 +78,7 @@ export async function startServer(
           timeoutMs: 30_000,
         })
       : undefined;
+  const cardPayments = checkoutPayments(config.checkout, store);
   const core = createMailpieceCore({
     store,
     blobs,
@@ -87,7 +88,11 @@ export async function startServer(
     addresses: config.loqateApiKey
       ? loqateAddresses(config.loqateApiKey)
       : embeddedAddresses(config.addressIndexFile),
-    checkoutPayments: checkoutPayments(config.checkout, store),
+    checkoutPayments: cardPayments,
+    // Test credits never take real money: with live card payments, test top-ups use the simulated ones.
+    ...(cardPayments.simulated
+      ? {}
+      : { testCheckoutPayments: checkoutPayments({ provider: "test" }, store) }),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
     ...(config.pdfWorkers > 0

@@ -40,6 +40,10 @@ export const STATUS_TABLE = {
     means: "too many requests for this key (or failed keys from this client); Retry-After says when to retry",
   },
   internal_error: { status: 500, means: "an unexpected failure on the service side" },
+  payment_rail_unavailable: {
+    status: 503,
+    means: "this deployment takes no card payments for these credits",
+  },
   service_busy: { status: 503, means: "the service holds too much work; Retry-After says when to retry" },
   storage_unavailable: { status: 503, means: "the store behind the deployment does not answer; retry later" },
 } as const satisfies Record<string, { status: number; means: string }>;
@@ -70,6 +74,7 @@ const CORE_CODES: Partial<Record<CoreErrorCode, V1ErrorCode>> = {
   insufficient_credits: "insufficient_credits",
   request_id_conflict: "idempotency_conflict",
   rate_limited: "rate_limited",
+  payment_rail_unavailable: "payment_rail_unavailable",
   service_busy: "service_busy",
   storage_unavailable: "storage_unavailable",
   internal_error: "internal_error",

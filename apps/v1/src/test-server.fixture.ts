@@ -1,3 +1,4 @@
+import { createTestCheckout } from "@mailpiece/checkout-test";
 import { serveOnLoopback } from "@mailpiece/conformance";
 import type { CoreConfig, KeyMode, MailpieceCore, Permission } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
@@ -28,6 +29,7 @@ export async function startV1Server(
     store,
     blobs: createMemoryBlobStore(),
     clock,
+    checkoutPayments: createTestCheckout(),
     config: { keyOverlapMs: 24 * HOUR, testCreditsCents: TEST_CREDITS_CENTS, ...coreConfig },
   });
   const unexpected: unknown[] = [];

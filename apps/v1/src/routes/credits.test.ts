@@ -102,3 +102,19 @@ describe("GET /api/v1/credits/ledger", () => {
     expect(await foreign.json()).toMatchObject({ error: "invalid_query", issues: [{ path: "cursor" }] });
   });
 });
+
+describe("POST /api/v1/credits/checkout-session", () => {
+  it("answers a hosted top-up page for the key's mode, and refuses amounts outside 100 to 100000 cents", async () => {
+    const { test_api_key: key } = await server.workspace();
+    const created = await server.post("/credits/checkout-session", key, { amount_cents: 2_500 });
+    expect(created.status).toBe(201);
+    const session = (await created.json()) as { id: string; url: string; status: string; mode: string };
+    expect(session).toMatchObject({ status: "open", mode: "test", amount_cents: 2_500 });
+    expect(session.url).toBe(`${server.base}/checkout/top-up/${session.id}`);
+    for (const amount_cents of [99, 100_001, "2500"]) {
+      const refused = await server.post("/credits/checkout-session", key, { amount_cents });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { issues: { path: string }[] }).issues[0]!.path).toBe("amount_cents");
+    }
+  });
+});

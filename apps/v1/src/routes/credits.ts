@@ -1,5 +1,6 @@
+import { readJsonBody } from "../body.ts";
 import { pageQuery } from "../query.ts";
-import type { RouteContext } from "../route.ts";
+import { json, type RouteContext } from "../route.ts";
 
 /** The ledger listing's page size: 20 by default, at most 100. */
 export const LEDGER_PAGE = { fallback: 20, max: 100 } as const;
@@ -9,7 +10,14 @@ export const LEDGER_PAGE = { fallback: 20, max: 100 } as const;
  * /credits/ledger lists the mode's credit movements, oldest first (limit 1 to 100, default 20; cursor from the
  * previous page's next_cursor). Both need a key that may read.
  */
-export function creditRoutes({ core, route }: RouteContext): void {
+export function creditRoutes({ core, publicUrl, route }: RouteContext): void {
+  // A hosted top-up: a page where a person pays amount_cents (100 to 100000) by card into the key's mode's credits.
+  route("POST", "/credits/checkout-session", async (event, principal) => {
+    core.workspaces.requirePermission(principal, "submit");
+    const { url_path, ...session } = await core.projects.createTopUp(principal, await readJsonBody(event));
+    return json({ ...session, url: `${publicUrl}${url_path}` }, 201);
+  });
+
   route("GET", "/credits/balance", (_event, principal) => {
     core.workspaces.requirePermission(principal, "read");
     return core.workspaces.balance(principal.workspace_id, principal.mode);
