@@ -59,13 +59,17 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` on `dataDir` and `port` and waits (60 s at most) for its "listening" line.
+ * Starts `node --import tsx src/main.ts` on `dataDir` and `port` (with `env` on top of the crash runs' own) and waits (60 s at most) for its "listening" line.
  * A restart keeps the port: the URL is part of what a client signs (the paid resource), as in production.
  */
-export async function startServerProcess(dataDir: string, port: number): Promise<ServerProcess> {
+export async function startServerProcess(
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: SERVER_DIR,
-    env: { ...process.env, ...SERVER_ENV, DATA_DIR: dataDir, PORT: String(port) },
+    env: { ...process.env, ...SERVER_ENV, ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
