@@ -603,3 +603,13 @@ export function crashFigures(run: CrashRun): CrashFigures {
     restart_s: run.rounds.map((r) => r.restart_s),
   };
 }
+
+/** Opens the records of a stopped server, runs `change`, and closes them. */
+export async function withRecords<T>(dataDir: string, change: (store: Store) => Promise<T>): Promise<T> {
+  const store = await createFileStore({ dir: join(dataDir, "records") });
+  try {
+    return await change(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -2,8 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { letterOrder } from "@mailpiece/conformance";
-import type { Store } from "@mailpiece/ports";
-import { createFileStore } from "@mailpiece/store-unstorage";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Payer, ServerProcess } from "./crash-harness.fixture.ts";
 import {
@@ -11,6 +9,7 @@ import {
   freePort,
   runCrashRounds,
   startServerProcess,
+  withRecords,
   x402Payer,
 } from "./crash-harness.fixture.ts";
 
@@ -56,16 +55,6 @@ async function pollUntil<T>(
     value = await read();
   }
   return value;
-}
-
-/** Opens the records of a stopped server, runs `change`, and closes them. */
-async function withRecords<T>(dataDir: string, change: (store: Store) => Promise<T>): Promise<T> {
-  const store = await createFileStore({ dir: join(dataDir, "records") });
-  try {
-    return await change(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** Per test: a DATA_DIR and a port of its own, and `start` to run a server process on them (again after a kill). */

@@ -2,21 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makePdf } from "@mailpiece/conformance";
-import type { Store } from "@mailpiece/ports";
-import { createFileStore } from "@mailpiece/store-unstorage";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, type ServerProcess, startServerProcess } from "./crash-harness.fixture.ts";
+import { freePort, type ServerProcess, startServerProcess, withRecords } from "./crash-harness.fixture.ts";
 
 const ADMIN_TOKEN = "an-operator-token-of-at-least-32-characters";
-
-async function withRecords<T>(dataDir: string, change: (store: Store) => Promise<T>): Promise<T> {
-  const store = await createFileStore({ dir: join(dataDir, "records") });
-  try {
-    return await change(store);
-  } finally {
-    await store.close();
-  }
-}
 
 describe("SIGKILL between a Projects API order's reservation and its record", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-projects-crash-"));
