@@ -87,7 +87,7 @@ import { fillUpload, openUploadSlot } from "./uploads.ts";
 import type { OrderValidationView } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
 import type { KeyAction, Permission } from "./workspaces/api-keys.ts";
-import type { CreditBalanceView, CreditLedgerEntryView } from "./workspaces/credits.ts";
+import type { CreditBalanceView, CreditLedgerPage } from "./workspaces/credits.ts";
 import { workspaceCredits } from "./workspaces/credits.ts";
 import type {
   ApiKeyView,
@@ -245,12 +245,7 @@ export interface MailpieceCore {
     ledger(
       principal: Pick<Principal, "workspace_id" | "mode">,
       page: { cursor?: string; limit?: number },
-    ): Promise<{
-      object: "list";
-      data: CreditLedgerEntryView[];
-      has_more: boolean;
-      next_cursor: string | null;
-    }>;
+    ): Promise<CreditLedgerPage>;
   };
   /**
    * The Projects API's documents and quotes (spec 3), in the caller's workspace and mode: anything of another

@@ -81,12 +81,12 @@ export class CoreError extends MailpieceCoreError {
   }
 }
 
-/** `validation_failed` for these issues, with a message that counts them. */
-export function invalidRequest(issues: readonly Issue[]): CoreError {
+/** `validation_failed` for these issues of an order (or another `subject`), with a message that counts them. */
+export function invalidRequest(issues: readonly Issue[], subject = "order"): CoreError {
   const count = issues.length;
   return new CoreError(
     "validation_failed",
-    `The order has ${count} problem${count === 1 ? "" : "s"}; each issue names the field, a stable code and what to change.`,
+    `The ${subject} has ${count} problem${count === 1 ? "" : "s"}; each issue names the field, a stable code and what to change.`,
     { issues },
   );
 }

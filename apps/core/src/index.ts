@@ -44,6 +44,11 @@ export { UPLOAD_MESSAGES } from "./uploads.ts";
 export type { OrderValidationView } from "./validate-order.ts";
 export type { KeyAction, KeyMode, Permission } from "./workspaces/api-keys.ts";
 export { PERMISSIONS } from "./workspaces/api-keys.ts";
-export type { CreditBalanceView, CreditLedgerEntryView, ModeCredits } from "./workspaces/credits.ts";
+export type {
+  CreditBalanceView,
+  CreditLedgerEntryView,
+  CreditLedgerPage,
+  ModeCredits,
+} from "./workspaces/credits.ts";
 export { BILLING_RAILS } from "./workspaces/credits.ts";
 export type { ApiKeyView, IssuedKey, Principal, WorkspaceView } from "./workspaces/workspaces.ts";

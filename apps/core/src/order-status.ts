@@ -7,6 +7,21 @@ import { publicPaymentStatus } from "./payments/payment-record.ts";
 import type { QuoteView } from "./quote-order.ts";
 
 /** What a buyer or agent sees when polling an order. */
+/** One event of an order's timeline as every surface shows it (spec 3's timeline event). */
+export interface TimelineEventView {
+  id: string;
+  event_type: string;
+  status_before: string | null;
+  status_after: string;
+  source: string;
+  created_at: string;
+}
+
+/** An order's timeline as shown: its lifecycle's events without their internal reasons. */
+export function timelineView(lifecycle: Lifecycle | undefined): TimelineEventView[] {
+  return lifecycle ? lifecycle.timeline.map(({ reason: _r, ...event }) => event) : [];
+}
+
 export interface OrderStatusView {
   object: "order_status";
   order_id: string;
@@ -34,14 +49,7 @@ export interface OrderStatusView {
     url: string | null;
     events: { status: string; at: string; description: string }[];
   } | null;
-  timeline: {
-    id: string;
-    event_type: string;
-    status_before: string | null;
-    status_after: string;
-    source: string;
-    created_at: string;
-  }[];
+  timeline: TimelineEventView[];
   /** For a bulk order: how many pieces the campaign mails (its page is at campaign_url). */
   campaign?: { pieces: number; by_status?: Record<string, number> };
   created_at: string;
@@ -120,7 +128,7 @@ export function statusView(
           })),
         }
       : null,
-    timeline: lifecycle ? lifecycle.timeline.map(({ reason: _r, ...e }) => e) : [],
+    timeline: timelineView(lifecycle),
     ...(about.campaign ? { campaign: about.campaign } : {}),
     created_at: new Date(order.created_at).toISOString(),
     updated_at: new Date(order.updated_at).toISOString(),

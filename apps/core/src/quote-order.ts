@@ -18,21 +18,16 @@ export interface QuoteView {
 
 export type QuoteOutcome = { ok: true; quote: QuoteView } | { ok: false; issues: Issue[] };
 
-/**
- * The pricing input of one mailpiece. Postcards are posted by their production route, whatever the return address
- * says: a card with a return address abroad goes to the second provider rather than being refused, so the origin
- * is the book's own.
- */
-export function quoteInputFor(
-  order: NormalizedOrder,
-  recipient: Party,
+/** The pricing input of a piece with its options, page count and route. */
+export function pricingInput(
+  piece: Pick<NormalizedOrder, "mailpiece_type" | "postcard_size" | "options">,
   pageCount: number,
-  originCountry?: string,
+  route: { destination: string; origin: string },
 ): QuoteInput {
-  const o = order.options;
+  const o = piece.options;
   return {
-    mailpiece_type: order.mailpiece_type,
-    ...(order.postcard_size === undefined ? {} : { postcard_size: order.postcard_size }),
+    mailpiece_type: piece.mailpiece_type,
+    ...(piece.postcard_size === undefined ? {} : { postcard_size: piece.postcard_size }),
     page_count: pageCount,
     color: o.color,
     double_sided: o.double_sided,
@@ -42,12 +37,29 @@ export function quoteInputFor(
     return_receipt_format: o.return_receipt_format,
     restricted_delivery: o.restricted_delivery,
     signature_required: o.signature_required,
-    destination_country: recipient.country,
-    origin_country:
+    destination_country: route.destination,
+    origin_country: route.origin,
+  };
+}
+
+/**
+ * The pricing input of one machine order's mailpiece. Postcards are posted by their production route, whatever the
+ * return address says: a card with a return address abroad goes to the second provider rather than being refused,
+ * so the origin is the book's own.
+ */
+export function quoteInputFor(
+  order: NormalizedOrder,
+  recipient: Party,
+  pageCount: number,
+  originCountry?: string,
+): QuoteInput {
+  return pricingInput(order, pageCount, {
+    destination: recipient.country,
+    origin:
       order.mailpiece_type === "postcard" && originCountry !== undefined
         ? originCountry
         : order.sender.country,
-  };
+  });
 }
 
 /** One quoter per configuration: the price book and bounds are checked once, not on every quote. */

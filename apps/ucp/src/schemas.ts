@@ -1,4 +1,4 @@
-import { DraftOrderRequest, UUID_PATTERN } from "@mailpiece/orders";
+import { DraftOrderRequest, MAIL_OPTION_FIELDS, UUID_PATTERN } from "@mailpiece/orders";
 import { type TSchema, Type } from "typebox";
 import { MAILPIECE_ITEM_ID, MAILPIECE_MEMBER, SPT_HANDLER_ID } from "./protocol.ts";
 
@@ -18,16 +18,7 @@ export const MAILPIECE_FIELDS = [
   "recipient_address_type",
   "recipient_address_id",
   "recipient_address_text",
-  "double_sided",
-  "color",
-  "mail_class",
-  "certified",
-  "certified_return_receipt",
-  "return_receipt_format",
-  "restricted_delivery",
-  "err_delivery",
-  "err_email",
-  "signature_required",
+  ...MAIL_OPTION_FIELDS,
 ] as const satisfies readonly (keyof typeof draft)[];
 
 /**

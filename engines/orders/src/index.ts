@@ -86,7 +86,7 @@ export {
   MAX_SIGNATURE_TEXT_CHARS,
   MAX_TEMPLATE_HTML_CHARS,
 } from "./limits.ts";
-export { DEFAULT_OPTIONS, type MailOptions } from "./mail-options.ts";
+export { DEFAULT_OPTIONS, MAIL_OPTION_FIELDS, type MailOptions } from "./mail-options.ts";
 export {
   type AddressProblem,
   type CheckedManualAddress,

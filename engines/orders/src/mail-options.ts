@@ -18,6 +18,20 @@ export interface MailOptions {
   signature_required: boolean;
 }
 
+/** The request fields of the mail options, as every API names them. */
+export const MAIL_OPTION_FIELDS = [
+  "double_sided",
+  "color",
+  "mail_class",
+  "certified",
+  "certified_return_receipt",
+  "return_receipt_format",
+  "restricted_delivery",
+  "err_delivery",
+  "err_email",
+  "signature_required",
+] as const;
+
 export const DEFAULT_OPTIONS: Readonly<Omit<MailOptions, "err_email">> = Object.freeze({
   double_sided: true,
   color: false,

@@ -1,7 +1,7 @@
 import { ALLOWED_COUNTRIES, type CountryCode, isAllowedCountry } from "./countries.ts";
 import { type Issue, type IssueCode, IssueList } from "./issues.ts";
 import { booleanField, enumField, field, isJsonObject, type JsonObject, present } from "./json-access.ts";
-import { type MailOptions, readMailOptions } from "./mail-options.ts";
+import { MAIL_OPTION_FIELDS, type MailOptions, readMailOptions } from "./mail-options.ts";
 import { POSTCARD_SIZES } from "./order-request-schema.ts";
 import {
   checkUnknownFields,
@@ -80,18 +80,7 @@ const MAIL_CLASS_OF: Readonly<Record<ProjectsMailClass, MailOptions["mail_class"
 });
 
 /** The option fields readMailOptions reads, under the names both APIs give them. */
-const OPTION_KEYS = [
-  "double_sided",
-  "color",
-  "mail_class",
-  "certified",
-  "certified_return_receipt",
-  "return_receipt_format",
-  "restricted_delivery",
-  "err_delivery",
-  "err_email",
-  "signature_required",
-] as const;
+const OPTION_KEYS = MAIL_OPTION_FIELDS;
 
 /** The receipt options and the value of each that asks for a return receipt (anything but the default). */
 const RECEIPT_REQUESTS: readonly { key: string; asks: (body: JsonObject) => boolean }[] = [

@@ -3,7 +3,7 @@ import type { Issue } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Clock, IdGenerator, Store } from "@mailpiece/ports";
 import type { CoreConfig } from "../config.ts";
-import { CoreError } from "../errors.ts";
+import { CoreError, invalidRequest } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
 import { documentWorkIssue, pdfWorkOf } from "../pdf-work.ts";
 import { updateRecord } from "../records.ts";
@@ -282,15 +282,8 @@ export function documentView(record: ProjectDocumentRecord): ProjectDocumentView
   };
 }
 
-/** validation_failed for these issues of a request. */
-export function requestProblems(issues: readonly Issue[]): CoreError {
-  const count = issues.length;
-  return new CoreError(
-    "validation_failed",
-    `The request has ${count} problem${count === 1 ? "" : "s"}; each issue names the field, a stable code and what to change.`,
-    { issues },
-  );
-}
+/** validation_failed for these issues of a Projects API request. */
+export const requestProblems = (issues: readonly Issue[]) => invalidRequest(issues, "request");
 
 function pageCountMismatch(given: unknown, actual: number): CoreError {
   return requestProblems([

@@ -14,6 +14,7 @@ import { CoreError } from "../errors.ts";
 import { enqueueFulfilment } from "../fulfilment.ts";
 import { documentBlobKey } from "../open-mailing.ts";
 import { addStep, loadOrder, type OrderRecord, orderKey, updateOrder } from "../order-record.ts";
+import { type TimelineEventView, timelineView } from "../order-status.ts";
 import { updateRecord } from "../records.ts";
 import { BILLING_RAILS, creditBook, type WorkspaceCredits } from "../workspaces/credits.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
@@ -53,14 +54,7 @@ export interface ProjectOrderView {
   return_receipt_available: boolean;
   return_receipt_url: string | null;
   metadata: Record<string, string>;
-  timeline: {
-    id: string;
-    event_type: string;
-    status_before: string | null;
-    status_after: string;
-    source: string;
-    created_at: string;
-  }[];
+  timeline: TimelineEventView[];
   webhook_events: unknown[];
   created_at: string;
   updated_at: string;
@@ -135,7 +129,7 @@ export async function createProjectOrder(
     workspace_id: principal.workspace_id,
     mode: principal.mode,
     quote_id: quote.id,
-    amount_cents: quote.price_cents,
+    amount_cents: quote.view.price_cents,
     claim_request_id: claimId,
     at: ctx.clock.now(),
   };
@@ -145,7 +139,7 @@ export async function createProjectOrder(
   try {
     reservationId = (
       await ctx.credits.ledger.reserve(book, {
-        amount_cents: used.price_cents,
+        amount_cents: used.view.price_cents,
         idempotency_key: `order:${orderId}`,
         reference: orderId,
       })
@@ -156,7 +150,7 @@ export async function createProjectOrder(
       await ctx.store.delete(intentKey(orderId));
       throw new CoreError(
         "insufficient_credits",
-        `The workspace's ${principal.mode} credits do not cover ${used.price_cents} cents; top up and send again with the same Idempotency-Key.`,
+        `The workspace's ${principal.mode} credits do not cover ${used.view.price_cents} cents; top up and send again with the same Idempotency-Key.`,
       );
     }
     throw error;
@@ -345,16 +339,7 @@ export function projectOrderView(record: OrderRecord, replay: boolean): ProjectO
     return_receipt_available: false,
     return_receipt_url: null,
     metadata: { ...project.metadata },
-    timeline: (record.lifecycle?.timeline ?? []).map(
-      ({ id, event_type, status_before, status_after, source, created_at }) => ({
-        id,
-        event_type,
-        status_before,
-        status_after,
-        source,
-        created_at,
-      }),
-    ),
+    timeline: timelineView(record.lifecycle),
     webhook_events: [],
     created_at: new Date(record.created_at).toISOString(),
     updated_at: new Date(record.updated_at).toISOString(),

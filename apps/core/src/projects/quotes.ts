@@ -6,11 +6,11 @@ import {
   parseLetterQuoteRequest,
   parsePostcardQuoteRequest,
 } from "@mailpiece/orders";
-import { type LineItem, PricingError } from "@mailpiece/pricing";
+import { PricingError } from "@mailpiece/pricing";
 import { inspect } from "../documents.ts";
 import { CoreError } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
-import { priceMailpiece, type QuoteView, toView } from "../quote-order.ts";
+import { priceMailpiece, pricingInput, type QuoteView, toView } from "../quote-order.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
 import { loadDocument, type ProjectDocumentContext, requestProblems } from "./documents.ts";
 
@@ -29,10 +29,7 @@ export interface ProjectQuoteRecord {
   standalone_address_page: boolean;
   destination_country_code: string;
   origin_country_code: string;
-  price_cents: number;
-  pricing_version: string;
-  line_items: LineItem[];
-  /** The price as an order stores it. */
+  /** The price (price_cents, pricing_version, line items) as an order stores it. */
   view: QuoteView;
   /** The order that used the quote: a quote backs one order. */
   used_by?: string;
@@ -136,25 +133,18 @@ export async function createQuote(
   );
   if (!preflight.ok) throw requestProblems(preflight.issues);
 
-  const o = request.options;
   let quote: ReturnType<typeof priceMailpiece>;
   try {
     quote = priceMailpiece(
-      {
-        mailpiece_type: kind,
-        ...(postcardSize ? { postcard_size: postcardSize } : {}),
-        page_count: pageCount,
-        color: o.color,
-        double_sided: o.double_sided,
-        mail_class: o.mail_class,
-        certified: o.certified,
-        certified_return_receipt: o.certified_return_receipt,
-        return_receipt_format: o.return_receipt_format,
-        restricted_delivery: o.restricted_delivery,
-        signature_required: o.signature_required,
-        destination_country: request.destination,
-        origin_country: request.origin,
-      },
+      pricingInput(
+        {
+          mailpiece_type: kind,
+          ...(postcardSize ? { postcard_size: postcardSize } : {}),
+          options: request.options,
+        },
+        pageCount,
+        { destination: request.destination, origin: request.origin },
+      ),
       ctx.config,
     );
   } catch (error) {
@@ -175,14 +165,11 @@ export async function createQuote(
     mailpiece_type: kind,
     postcard_size: postcardSize,
     page_count: pageCount,
-    options: o,
+    options: request.options,
     proof_mail: "proof_mail" in request ? request.proof_mail : "none",
     standalone_address_page: "standalone_address_page" in request ? request.standalone_address_page : false,
     destination_country_code: request.destination,
     origin_country_code: request.origin,
-    price_cents: quote.total_cents,
-    pricing_version: quote.pricing_version,
-    line_items: quote.line_items,
     view: toView(quote, ctx.config),
     created_at: now,
     updated_at: now,
@@ -216,10 +203,10 @@ export function quoteView(record: ProjectQuoteRecord): ProjectQuoteView {
     postcard_size: record.postcard_size,
     document_id: record.document_id,
     page_count: record.page_count,
-    price_cents: record.price_cents,
+    price_cents: record.view.price_cents,
     currency: "usd",
-    pricing_version: record.pricing_version,
-    line_items: record.line_items.map((line) => ({
+    pricing_version: record.view.pricing_version,
+    line_items: record.view.line_items.map((line) => ({
       code: line.code,
       description: line.description,
       amount_cents: line.amount_cents,

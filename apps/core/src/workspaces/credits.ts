@@ -40,6 +40,14 @@ export interface CreditLedgerEntryView {
   created_at: string;
 }
 
+/** A page of a mode's credit movements, oldest first. */
+export interface CreditLedgerPage {
+  object: "list";
+  data: CreditLedgerEntryView[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
 const TYPES = { fund: "top_up", reserve: "reservation", capture: "capture", release: "release" } as const;
 
 /** The ledger book of one workspace and mode. */
@@ -90,12 +98,7 @@ export function workspaceCredits(store: Store) {
     async entries(
       principal: Pick<Principal, "workspace_id" | "mode">,
       page: { cursor?: string; limit?: number },
-    ): Promise<{
-      object: "list";
-      data: CreditLedgerEntryView[];
-      has_more: boolean;
-      next_cursor: string | null;
-    }> {
+    ): Promise<CreditLedgerPage> {
       try {
         const found = await ledger.entries(creditBook(principal.workspace_id, principal.mode), page);
         return {
