@@ -16,21 +16,24 @@ afterAll(async () => {
 });
 
 /**
- * The adapter on the real Stripe client, pointed at the local fake. A fault lasts until the charge it affects has
+ * The adapter on the real Stripe client, pointed at the local fake. A fault lasts until the call it affects has
  * answered: the Stripe client itself reconnects once after a dropped connection, and that attempt must fail too.
  * With no client retries, a lost answer reaches the caller as provider_unavailable.
  */
 function faultable(payments: CheckoutPayments): CheckoutPayments {
+  async function healed<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } finally {
+      fake.heal();
+    }
+  }
   return {
     name: payments.name,
     simulated: payments.simulated,
-    async charge(request) {
-      try {
-        return await payments.charge(request);
-      } finally {
-        fake.heal();
-      }
-    },
+    charge: (request) => healed(() => payments.charge(request)),
+    saveMethod: (request) => healed(() => payments.saveMethod(request)),
+    chargeSaved: (request) => healed(() => payments.chargeSaved(request)),
   };
 }
 
@@ -52,6 +55,7 @@ registerSuite(
           declined: FAKE_TOKENS.declined,
           requiresAction: FAKE_TOKENS.requiresAction,
           unknown: FAKE_TOKENS.unknown,
+          declinesOffSession: FAKE_TOKENS.declinesOffSession,
         },
         faults: {
           loseAnswer: () => fake.loseAnswers(),

@@ -1,12 +1,24 @@
-import { type CheckoutReceipt, isValidKey, type Store } from "@mailpiece/ports";
+import { type CheckoutReceipt, isValidKey, type SavedMethod, type Store } from "@mailpiece/ports";
 
 /**
  * What happened under one idempotency key: the terms it was first used with and the outcome every repeat answers.
- * `terms` is a digest of amount, currency and token; the token itself is never kept.
+ * `terms` is a digest of what a repeat must bring again (amount, currency and token for a charge; token and customer
+ * for a save; amount, currency, customer and method for an off-session charge); the token itself is never kept.
+ *
+ * A saved method is also kept under `method:<reference>` (`outcome: "method"`): its customer, and what its off-session
+ * charges do. `terms` is then the digest of the save that made it.
  */
 export type CheckoutLedgerEntry =
   | { terms: string; outcome: "paid"; receipt: CheckoutReceipt }
-  | { terms: string; outcome: "payment_declined" | "requires_action" };
+  | { terms: string; outcome: "payment_declined" | "requires_action" }
+  | { terms: string; outcome: "saved"; method: SavedMethod; off_session: OffSessionOutcome }
+  | { terms: string; outcome: "method"; customer: string; off_session: OffSessionOutcome };
+
+/** What an off-session charge of a saved method does. */
+export type OffSessionOutcome = "paid" | "payment_declined";
+
+/** The ledger key of a saved method's entry. */
+export const methodLedgerKey = (reference: string): string => `method:${reference}`;
 
 /**
  * Where the test adapter keeps outcomes by idempotency key. `record` MUST be atomic: under any number of concurrent

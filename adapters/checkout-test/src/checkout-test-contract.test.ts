@@ -1,5 +1,6 @@
 import { type CheckoutPaymentsContractFaults, checkoutPaymentsContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
+import type { CheckoutPayments } from "@mailpiece/ports";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
 import { type CheckoutLedger, memoryCheckoutLedger, storeCheckoutLedger } from "./checkout-ledger.ts";
 import { createTestCheckout } from "./test-checkout.ts";
@@ -10,12 +11,13 @@ const tokens = {
   declined: CHECKOUT_TEST_TOKENS.declined,
   requiresAction: CHECKOUT_TEST_TOKENS.requiresAction,
   unknown: "spt_test_unknown",
+  declinesOffSession: CHECKOUT_TEST_TOKENS.declinesOffSession,
 };
 
 /**
  * The test adapter's provider is its ledger: a ledger that records and then fails loses the answer of a charge that
- * happened; one that fails before anything is read cannot be reached. Each fault affects the next charge only, on
- * whichever ledger `wrap` made it reaches.
+ * happened; one that fails before anything is read cannot be reached. Each fault affects the next charge only (its
+ * first read, or its one record), on whichever ledger `wrap` made it reaches.
  */
 function faultInjector(): {
   wrap(inner: CheckoutLedger): CheckoutLedger;
@@ -69,12 +71,15 @@ registerSuite(
       const first = createTestCheckout({ ledger: wrap(storeCheckoutLedger(store)) });
       const second = createTestCheckout({ ledger: wrap(storeCheckoutLedger(store)) });
       let turn = 0;
-      // Calls alternate between two adapters on one Store, as requests reach several server processes.
-      const payments = {
+      const next = () => (turn++ % 2 === 0 ? first : second);
+      // Calls alternate between two adapters on one Store, as requests reach several server processes: a method
+      // saved by one is charged by the other.
+      const payments: CheckoutPayments = {
         name: first.name,
         simulated: first.simulated,
-        charge: (request: Parameters<typeof first.charge>[0]) =>
-          (turn++ % 2 === 0 ? first : second).charge(request),
+        charge: (request) => next().charge(request),
+        saveMethod: (request) => next().saveMethod(request),
+        chargeSaved: (request) => next().chargeSaved(request),
       };
       return { payments, tokens, faults };
     },

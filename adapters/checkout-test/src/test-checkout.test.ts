@@ -1,8 +1,16 @@
-import { type CheckoutCharge, CheckoutPaymentError, manualClock, type Store } from "@mailpiece/ports";
+import {
+  type CheckoutCharge,
+  CheckoutPaymentError,
+  manualClock,
+  type SavedMethod,
+  type SavedMethodCharge,
+  type SaveMethodRequest,
+  type Store,
+} from "@mailpiece/ports";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
-import { memoryCheckoutLedger, storeCheckoutLedger } from "./checkout-ledger.ts";
-import { createTestCheckout } from "./test-checkout.ts";
+import { type CheckoutLedger, memoryCheckoutLedger, storeCheckoutLedger } from "./checkout-ledger.ts";
+import { createTestCheckout, TEST_CARD_EXP_YEAR } from "./test-checkout.ts";
 import { CHECKOUT_TEST_TOKENS, testTokenOutcome } from "./test-tokens.ts";
 
 const charge = (overrides: Partial<CheckoutCharge> = {}): CheckoutCharge => ({
@@ -14,6 +22,30 @@ const charge = (overrides: Partial<CheckoutCharge> = {}): CheckoutCharge => ({
   metadata: { order_id: "ord_1" },
   ...overrides,
 });
+
+const save = (overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest => ({
+  token: CHECKOUT_TEST_TOKENS.ok,
+  description: "Acme Inc (ws_1)",
+  idempotency_key: "setup_1",
+  metadata: { workspace_id: "ws_1" },
+  ...overrides,
+});
+
+const refill = (method: SavedMethod, overrides: Partial<SavedMethodCharge> = {}): SavedMethodCharge => ({
+  customer: method.customer,
+  payment_method: method.reference,
+  amount_cents: 5000,
+  currency: "usd",
+  description: "Prepaid credits",
+  idempotency_key: "refill_1",
+  ...overrides,
+});
+
+/** UUIDs 00000000-0000-4000-8000-000000000001, ...02 and so on. */
+const countingIds = () => {
+  let n = 0;
+  return { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}` };
+};
 
 async function codeOf(action: () => Promise<unknown>): Promise<string> {
   try {
@@ -35,6 +67,7 @@ describe("testTokenOutcome", () => {
     expect(testTokenOutcome("spt_test_3ds")).toBe("requires_action");
     expect(testTokenOutcome("spt_test_3ds_x")).toBe("invalid_token");
     expect(testTokenOutcome("spt_live_abc")).toBe("invalid_token");
+    expect(testTokenOutcome("spt_test_declines_off_session")).toBe("paid");
   });
 });
 
@@ -110,7 +143,200 @@ describe("createTestCheckout", () => {
   });
 });
 
+describe("createTestCheckout saved methods", () => {
+  it("saves a Visa ending in 4242 under a new customer, or under the customer given", async () => {
+    const payments = createTestCheckout({ ids: countingIds() });
+    const made = await payments.saveMethod(save());
+    expect(made).toEqual({
+      customer: "cus_test_00000000000040008000000000000001",
+      reference: "pm_test_00000000000040008000000000000002",
+      brand: "visa",
+      last4: "4242",
+      exp_month: 12,
+      exp_year: TEST_CARD_EXP_YEAR,
+    });
+    const under = await payments.saveMethod(save({ idempotency_key: "setup_2", customer: "cus_given" }));
+    expect(under).toMatchObject({
+      customer: "cus_given",
+      reference: "pm_test_00000000000040008000000000000003",
+    });
+  });
+
+  it("answers the first method to a repeat; another token or customer under the key is idempotency_conflict", async () => {
+    const payments = createTestCheckout();
+    const first = await payments.saveMethod(save());
+    expect(await payments.saveMethod(save({ description: "Renamed", metadata: {} }))).toEqual(first);
+    expect(await codeOf(() => payments.saveMethod(save({ token: "spt_test_ok_bob" })))).toBe(
+      "idempotency_conflict",
+    );
+    expect(await codeOf(() => payments.saveMethod(save({ customer: first.customer })))).toBe(
+      "idempotency_conflict",
+    );
+    expect(await codeOf(() => payments.charge(charge({ idempotency_key: "setup_1" })))).toBe(
+      "idempotency_conflict",
+    );
+    expect(await payments.saveMethod(save())).toEqual(first);
+  });
+
+  it("refuses tokens as charge does: declines and 3-D Secure take the key, unknown tokens and bad requests do not", async () => {
+    const payments = createTestCheckout();
+    const declined = save({ token: CHECKOUT_TEST_TOKENS.declined, idempotency_key: "setup_declined" });
+    expect(await codeOf(() => payments.saveMethod(declined))).toBe("payment_declined");
+    expect(await codeOf(() => payments.saveMethod(declined))).toBe("payment_declined");
+    expect(await codeOf(() => payments.saveMethod({ ...declined, token: CHECKOUT_TEST_TOKENS.ok }))).toBe(
+      "idempotency_conflict",
+    );
+    const secure = save({ token: CHECKOUT_TEST_TOKENS.requiresAction, idempotency_key: "setup_3ds" });
+    expect(await codeOf(() => payments.saveMethod(secure))).toBe("requires_action");
+    expect(await codeOf(() => payments.saveMethod({ ...secure, token: CHECKOUT_TEST_TOKENS.ok }))).toBe(
+      "idempotency_conflict",
+    );
+    expect(await codeOf(() => payments.saveMethod(save({ token: "spt_test_nobody" })))).toBe("invalid_token");
+    expect(await codeOf(() => payments.saveMethod(save({ token: "pm_card_visa" })))).toBe("invalid_token");
+    expect(await codeOf(() => payments.saveMethod(save({ customer: "cus 1" })))).toBe("invalid_request");
+    expect(await codeOf(() => payments.saveMethod(save({ idempotency_key: "" })))).toBe("invalid_request");
+    expect((await payments.saveMethod(save())).last4).toBe("4242");
+  });
+
+  it("charges a saved method once per key and answers the first receipt to a repeat", async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 1));
+    const payments = createTestCheckout({ clock, ids: countingIds() });
+    const method = await payments.saveMethod(save());
+    const receipt = await payments.chargeSaved(refill(method));
+    expect(receipt).toEqual({
+      reference: "ch_test_00000000000040008000000000000003",
+      amount_cents: 5000,
+      currency: "usd",
+      paidAt: Date.UTC(2026, 10, 1),
+    });
+    clock.advance(60_000);
+    expect(
+      await payments.chargeSaved(refill(method, { description: "Other", metadata: { a: "b" } })),
+    ).toEqual(receipt);
+    const other = await payments.chargeSaved(refill(method, { idempotency_key: "refill_2" }));
+    expect(other.reference).not.toBe(receipt.reference);
+    expect(other.paidAt).toBe(receipt.paidAt + 60_000);
+  });
+
+  it("refuses other terms under a used key, and a method it did not save for the customer", async () => {
+    const payments = createTestCheckout();
+    const method = await payments.saveMethod(save());
+    const sibling = await payments.saveMethod(
+      save({ idempotency_key: "setup_2", customer: method.customer }),
+    );
+    const stranger = await payments.saveMethod(save({ idempotency_key: "setup_3" }));
+    await payments.chargeSaved(refill(method));
+    for (const other of [
+      refill(method, { amount_cents: 5001 }),
+      refill(sibling),
+      refill(stranger),
+      refill(method, { payment_method: "pm_test_nothing" }),
+    ]) {
+      expect(await codeOf(() => payments.chargeSaved(other))).toBe("idempotency_conflict");
+    }
+    const fresh = { idempotency_key: "refill_fresh" };
+    expect(
+      await codeOf(() => payments.chargeSaved(refill(method, { ...fresh, customer: stranger.customer }))),
+    ).toBe("invalid_token");
+    expect(
+      await codeOf(() => payments.chargeSaved(refill(method, { ...fresh, payment_method: "pm_test_x" }))),
+    ).toBe("invalid_token");
+    expect(
+      await codeOf(() => payments.chargeSaved(refill(method, { ...fresh, customer: "cus_nobody" }))),
+    ).toBe("invalid_token");
+    // The refusals took no key.
+    expect(await codeOf(() => payments.chargeSaved(refill(stranger, fresh)))).toBe("paid");
+  });
+
+  it("declines every off-session charge of a method saved from declinesOffSession, which pays on-session", async () => {
+    const payments = createTestCheckout();
+    const token = CHECKOUT_TEST_TOKENS.declinesOffSession;
+    expect(await codeOf(() => payments.charge(charge({ token })))).toBe("paid");
+    const method = await payments.saveMethod(save({ token }));
+    expect(method.last4).toBe("4242");
+    expect(await codeOf(() => payments.chargeSaved(refill(method)))).toBe("payment_declined");
+    expect(await codeOf(() => payments.chargeSaved(refill(method)))).toBe("payment_declined");
+    expect(await codeOf(() => payments.chargeSaved(refill(method, { amount_cents: 100 })))).toBe(
+      "idempotency_conflict",
+    );
+    expect(await codeOf(() => payments.chargeSaved(refill(method, { idempotency_key: "refill_2" })))).toBe(
+      "payment_declined",
+    );
+  });
+
+  it("checks an off-session charge as a charge, also one without a payment method", async () => {
+    const payments = createTestCheckout();
+    const method = await payments.saveMethod(save());
+    expect(await codeOf(() => payments.chargeSaved(refill(method, { amount_cents: 12.5 })))).toBe(
+      "invalid_request",
+    );
+    expect(await codeOf(() => payments.chargeSaved(refill(method, { currency: "eur" as "usd" })))).toBe(
+      "invalid_request",
+    );
+    const { payment_method: _, ...bare } = refill(method, { amount_cents: 0 });
+    expect(await codeOf(() => payments.chargeSaved(bare as SavedMethodCharge))).toBe("invalid_request");
+  });
+
+  it("completes a save whose answer was lost before its method was kept, when the save is asked again", async () => {
+    const inner = memoryCheckoutLedger();
+    let records = 0;
+    // The first record (the save under its key) lands; the second (the method under its reference) fails.
+    const ledger: CheckoutLedger = {
+      read: (key) => inner.read(key),
+      record: async (key, entry) => {
+        records += 1;
+        if (records === 2) throw new Error("connection reset");
+        return inner.record(key, entry);
+      },
+    };
+    const payments = createTestCheckout({ ledger });
+    expect(await codeOf(() => payments.saveMethod(save()))).toBe("provider_unavailable");
+    const method = await payments.saveMethod(save());
+    expect(await codeOf(() => payments.chargeSaved(refill(method)))).toBe("paid");
+  });
+
+  it("reports ledger trouble as provider_unavailable for saves and off-session charges", async () => {
+    const method = await createTestCheckout().saveMethod(save());
+    const broken: CheckoutLedger = {
+      read: async () => {
+        throw new Error(`cannot reach redis://:hunter2@cache for ${CHECKOUT_TEST_TOKENS.ok}`);
+      },
+      record: async () => {
+        throw new Error("unreachable");
+      },
+    };
+    const payments = createTestCheckout({ ledger: broken });
+    for (const action of [() => payments.saveMethod(save()), () => payments.chargeSaved(refill(method))]) {
+      const error = await action().catch((e: unknown) => e);
+      expect(CheckoutPaymentError.isInstance(error) && error.code).toBe("provider_unavailable");
+      expect(String((error as Error).message)).not.toContain("hunter2");
+      expect(String((error as Error).message)).not.toContain(CHECKOUT_TEST_TOKENS.ok);
+    }
+  });
+});
+
 describe("storeCheckoutLedger", () => {
+  it("lets an adapter charge a method that another adapter on the Store saved, keeping no token", async () => {
+    const store: Store = createMemoryStore();
+    const one = createTestCheckout({ ledger: storeCheckoutLedger(store) });
+    const two = createTestCheckout({ ledger: storeCheckoutLedger(store) });
+    const token = "spt_test_ok_workspace_7";
+    const methods = await Promise.all(
+      [one, two, one].map((payments) => payments.saveMethod(save({ token }))),
+    );
+    expect(new Set(methods.map((m) => m.reference)).size).toBe(1);
+    const method = methods[0] as SavedMethod;
+    const receipts = await Promise.all(
+      [two, one, two].map((payments) => payments.chargeSaved(refill(method))),
+    );
+    expect(new Set(receipts.map((r) => r.reference)).size).toBe(1);
+    const keys = (await store.list("checkout:test:")).records.map((record) => record.key).sort();
+    const b64 = (key: string) => `checkout:test:key:${Buffer.from(key).toString("base64url")}`;
+    expect(keys).toEqual([b64(`method:${method.reference}`), b64("refill_1"), b64("setup_1")].sort());
+    const page = await store.list("checkout:test:");
+    expect(JSON.stringify(page.records)).not.toContain(token);
+  });
+
   it("lets two adapters on one Store charge a key once, keeping no token", async () => {
     const store: Store = createMemoryStore();
     const one = createTestCheckout({ ledger: storeCheckoutLedger(store) });

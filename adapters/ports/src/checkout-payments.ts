@@ -16,6 +16,17 @@ import { defineError } from "@mailpiece/errors";
  * - A provider that cannot be reached, or whose answer was lost, MUST throw `provider_unavailable`; the caller asks
  *   again with the same key, which answers the outcome that happened.
  * - Errors carry no token, secret or card data.
+ *
+ * Saved payment methods (prepaid credits refilled without the buyer present):
+ * - `saveMethod` MUST keep the card behind a shared payment token for later off-session charges, under the
+ *   provider customer given (or one it makes when none is given), and move no money. It is idempotent like
+ *   `charge`: a repeat with the same key and terms answers the same saved method, other terms are
+ *   `idempotency_conflict`. Tokens are refused as `charge` refuses them (`invalid_token`, `payment_declined`,
+ *   `requires_action`); nothing is saved then.
+ * - `chargeSaved` MUST charge a method that `saveMethod` answered, under its customer, at most once per
+ *   `idempotency_key`, with the same replay and conflict rules as `charge`. A method or customer the provider does
+ *   not know, or a method of another customer, is `invalid_token`; a card refused off-session is
+ *   `payment_declined`, one that needs its holder to authenticate is `requires_action`; neither moves money.
  */
 export interface CheckoutPayments {
   /** A short name for logs ("test", "stripe"). */
@@ -23,6 +34,49 @@ export interface CheckoutPayments {
   /** True when no real money moves (the test adapter). */
   readonly simulated: boolean;
   charge(request: CheckoutCharge): Promise<CheckoutReceipt>;
+  /** Saves the card behind a shared payment token for off-session charges; no money moves. */
+  saveMethod(request: SaveMethodRequest): Promise<SavedMethod>;
+  /** Charges a saved method without its holder present (an automatic refill). */
+  chargeSaved(request: SavedMethodCharge): Promise<CheckoutReceipt>;
+}
+
+export interface SaveMethodRequest {
+  /** The shared payment token, `spt_...`, of the card to save. */
+  token: string;
+  /** The provider's customer to save it under (a `cus_...` id for Stripe); absent: the adapter makes one. */
+  customer?: string;
+  /** Who the customer is, as the provider's records show it (a workspace's name and id). */
+  description: string;
+  /** Stable for one setup: the method is saved at most once under it. */
+  idempotency_key: string;
+  metadata?: Record<string, string>;
+}
+
+/** A saved card: what charges it off-session, and what a person recognises it by. Never the card number. */
+export interface SavedMethod {
+  /** The provider's customer the method belongs to. */
+  customer: string;
+  /** The provider's reference of the method (a `pm_...` id for Stripe). */
+  reference: string;
+  /** The card brand in lower case (`visa`, `mastercard`), or null when the provider does not say. */
+  brand: string | null;
+  /** The last four digits of the card, or null. */
+  last4: string | null;
+  exp_month: number | null;
+  exp_year: number | null;
+}
+
+export interface SavedMethodCharge {
+  customer: string;
+  /** A `SavedMethod.reference` of that customer. */
+  payment_method: string;
+  /** Integer cents. */
+  amount_cents: number;
+  currency: "usd";
+  description: string;
+  /** Stable for one refill: the charge happens at most once under it. */
+  idempotency_key: string;
+  metadata?: Record<string, string>;
 }
 
 export interface CheckoutCharge {
@@ -85,6 +139,50 @@ export function assertCheckoutCharge(request: CheckoutCharge): void {
 /** True when `token` has the form of a shared payment token: `spt_` followed by letters, digits, `_` or `-`. */
 export function isSharedPaymentToken(token: unknown): token is string {
   return typeof token === "string" && /^spt_[A-Za-z0-9_-]{1,250}$/.test(token);
+}
+
+/**
+ * Refuses a save whose terms the port does not allow, as `assertCheckoutCharge` does: `invalid_request` for a bad
+ * idempotency key, description or metadata, or a customer that is not a provider reference. The token is judged by
+ * the adapter (`invalid_token`).
+ */
+export function assertSaveMethodRequest(request: SaveMethodRequest): void {
+  if (typeof request !== "object" || request === null) {
+    throw new CheckoutPaymentError("invalid_request", "The request is missing.");
+  }
+  assertCheckoutCharge({ ...request, amount_cents: 1, currency: "usd" });
+  if (request.customer !== undefined && !isReference(request.customer)) {
+    throw new CheckoutPaymentError("invalid_request", "customer must be a provider reference.");
+  }
+}
+
+/**
+ * Refuses an off-session charge whose terms the port does not allow: what `assertCheckoutCharge` refuses (amount,
+ * currency, idempotency key, description, metadata), and a customer or method that is not a provider reference.
+ * Throws `invalid_request`.
+ */
+export function assertSavedMethodCharge(request: SavedMethodCharge): void {
+  const refuse = (message: string) => new CheckoutPaymentError("invalid_request", message);
+  if (typeof request !== "object" || request === null) throw refuse("The request is missing.");
+  assertCheckoutCharge({ ...request, token: "" });
+  if (!isReference(request.customer)) throw refuse("customer must be a provider reference.");
+  if (!isReference(request.payment_method)) throw refuse("payment_method must be a provider reference.");
+}
+
+/**
+ * `assertSaveMethodRequest` for a request that has a `token`, `assertSavedMethodCharge` for any other. An adapter
+ * knows which call it serves and uses that one: a charge that lacks `payment_method` is still checked as a charge.
+ */
+export function assertSavedMethodRequest(request: SaveMethodRequest | SavedMethodCharge): void {
+  if (typeof request !== "object" || request === null) {
+    throw new CheckoutPaymentError("invalid_request", "The request is missing.");
+  }
+  if ("token" in request) assertSaveMethodRequest(request);
+  else assertSavedMethodCharge(request);
+}
+
+function isReference(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{1,255}$/.test(value);
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

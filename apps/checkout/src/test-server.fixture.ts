@@ -26,6 +26,12 @@ export async function startCheckoutServer(config: Partial<CoreConfig> = {}) {
       charges.push(request);
       return receipt;
     },
+    saveMethod: (request) => test.saveMethod(request),
+    async chargeSaved(request) {
+      const receipt = await test.chargeSaved(request);
+      charges.push({ ...request, token: "" });
+      return receipt;
+    },
   };
   const core = createMailpieceCore({
     store: createMemoryStore(),

@@ -20,5 +20,7 @@ export function checkoutPayments(config: ServerConfig["checkout"], store: Store)
     name: config.provider,
     simulated: config.provider === "test" || config.secretKey.includes("_test_"),
     charge: async (request) => (await payments()).charge(request),
+    saveMethod: async (request) => (await payments()).saveMethod(request),
+    chargeSaved: async (request) => (await payments()).chargeSaved(request),
   };
 }

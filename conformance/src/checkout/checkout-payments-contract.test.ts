@@ -1,4 +1,11 @@
-import { CheckoutPaymentError, type CheckoutPaymentErrorCode, type CheckoutPayments } from "@mailpiece/ports";
+import {
+  assertSavedMethodCharge,
+  assertSaveMethodRequest,
+  CheckoutPaymentError,
+  type CheckoutPaymentErrorCode,
+  type CheckoutPayments,
+  type SavedMethod,
+} from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
 import { runSuite } from "../kit.ts";
 import {
@@ -21,28 +28,61 @@ type Fault =
   | "takes fractions of a cent"
   | "forgets a lost answer"
   | "keeps a failed attempt"
-  | "token in messages";
+  | "token in messages"
+  | "saves under a new customer"
+  | "saves again on a repeat"
+  | "saves a declined card"
+  | "racy saved charge"
+  | "ignores other terms of a saved charge"
+  | "charges another customer's method"
+  | "pays off-session anyway"
+  | "takes a saved charge in fractions of a cent"
+  | "forgets a lost saved charge"
+  | "token in saved-method messages";
 
 const TOKENS = {
   ok: "spt_ref_ok",
   declined: "spt_ref_declined",
   requiresAction: "spt_ref_3ds",
   unknown: "spt_ref_unknown",
+  declinesOffSession: "spt_ref_declines_off_session",
 };
 
 interface Outcome {
   terms: string;
   receipt?: { reference: string; amount_cents: number; currency: "usd"; paidAt: number };
+  method?: SavedMethod;
   refusal?: CheckoutPaymentErrorCode;
 }
 
 /** A deliberately plain provider: correct with no faults, so every contract test passes on it. */
 function referenceProvider(faults: ReadonlySet<Fault>): CheckoutPaymentsContractContext {
   const byKey = new Map<string, Outcome>();
+  /** Saved methods by reference: their customer and the token they were saved from (which a provider may keep). */
+  const methods = new Map<string, { customer: string; token: string }>();
   let sequence = 0;
   let next: "lose" | "unreachable" | undefined;
   const fail = (code: CheckoutPaymentErrorCode, message: string, token: string) =>
     new CheckoutPaymentError(code, faults.has("token in messages") ? `${message} (${token})` : message);
+  const failSaved = (code: CheckoutPaymentErrorCode, message: string, token: string) =>
+    new CheckoutPaymentError(
+      code,
+      faults.has("token in saved-method messages") ? `${message} (${token})` : message,
+    );
+  const answer = (outcome: Outcome, terms: string, token: string) => {
+    if (outcome.terms !== terms) throw failSaved("idempotency_conflict", "key used with other terms", token);
+    if (outcome.refusal) throw failSaved(outcome.refusal, "refused", token);
+    return outcome;
+  };
+  const receiptOf = (amount: number): NonNullable<Outcome["receipt"]> => {
+    sequence += 1;
+    return {
+      reference: `ref_${sequence}`,
+      amount_cents: amount,
+      currency: "usd",
+      paidAt: 1_767_225_600_000 + sequence,
+    };
+  };
 
   const payments: CheckoutPayments = {
     name: "reference",
@@ -100,6 +140,74 @@ function referenceProvider(faults: ReadonlySet<Fault>): CheckoutPaymentsContract
       if (outcome.refusal) throw fail(outcome.refusal, "refused", token);
       return { ...(outcome.receipt as NonNullable<Outcome["receipt"]>) };
     },
+
+    async saveMethod(request) {
+      const { token, customer, idempotency_key: key } = request;
+      const spt = typeof token === "string" && token.startsWith("spt_");
+      if (!spt) throw failSaved("invalid_token", "not a shared payment token", token);
+      assertSaveMethodRequest(request);
+      const terms = `${token}|${customer ?? ""}`;
+      const existing = byKey.get(key);
+      if (existing && !faults.has("saves again on a repeat")) {
+        return { ...(answer(existing, terms, token).method as SavedMethod) };
+      }
+      let outcome: Outcome;
+      const saves = token === TOKENS.ok || token === TOKENS.declinesOffSession;
+      if (saves || (token === TOKENS.declined && faults.has("saves a declined card"))) {
+        sequence += 1;
+        const owner =
+          customer === undefined || faults.has("saves under a new customer") ? `cus_${sequence}` : customer;
+        const method: SavedMethod = {
+          customer: owner,
+          reference: `pm_${sequence}`,
+          brand: "visa",
+          last4: "4242",
+          exp_month: 12,
+          exp_year: 2034,
+        };
+        methods.set(method.reference, { customer: owner, token });
+        outcome = { terms, method };
+      } else if (token === TOKENS.declined) {
+        outcome = { terms, refusal: "payment_declined" };
+      } else if (token === TOKENS.requiresAction) {
+        outcome = { terms, refusal: "requires_action" };
+      } else {
+        throw failSaved("invalid_token", "unknown shared payment token", token);
+      }
+      byKey.set(key, outcome);
+      return { ...(answer(outcome, terms, token).method as SavedMethod) };
+    },
+
+    async chargeSaved(request) {
+      const fault = next;
+      next = undefined;
+      // Rounds a fraction of a cent up instead of refusing it.
+      const fractions = faults.has("takes a saved charge in fractions of a cent");
+      assertSavedMethodCharge(
+        fractions ? { ...request, amount_cents: Math.ceil(request.amount_cents) } : request,
+      );
+      const { customer, payment_method: reference, amount_cents: amount, idempotency_key: key } = request;
+      const saved = methods.get(reference);
+      const token = saved?.token ?? "";
+      if (fault === "unreachable") throw failSaved("provider_unavailable", "unreachable", token);
+      const terms = faults.has("ignores other terms of a saved charge")
+        ? ""
+        : `${amount}|${customer}|${reference}`;
+      const existing = byKey.get(key);
+      if (existing) return { ...(answer(existing, terms, token).receipt as NonNullable<Outcome["receipt"]>) };
+      if (!saved || (saved.customer !== customer && !faults.has("charges another customer's method"))) {
+        throw failSaved("invalid_token", "no such method for this customer", token);
+      }
+      // Between reading the key and recording it: another caller may pass the same check.
+      if (faults.has("racy saved charge")) await new Promise<void>((resolve) => setImmediate(resolve));
+      const declines = saved.token === TOKENS.declinesOffSession && !faults.has("pays off-session anyway");
+      const outcome: Outcome = declines
+        ? { terms, refusal: "payment_declined" }
+        : { terms, receipt: receiptOf(amount) };
+      if (!(fault === "lose" && faults.has("forgets a lost saved charge"))) byKey.set(key, outcome);
+      if (fault === "lose") throw failSaved("provider_unavailable", "the answer was lost", token);
+      return { ...(answer(outcome, terms, token).receipt as NonNullable<Outcome["receipt"]>) };
+    },
   };
   return {
     payments,
@@ -147,7 +255,10 @@ describe("checkoutPaymentsContract", () => {
   });
 
   it("checks nothing in the fault tests of a provider that offers no faults", async () => {
-    const failures = await failuresWith(["forgets a lost answer", "keeps a failed attempt"], false);
+    const failures = await failuresWith(
+      ["forgets a lost answer", "keeps a failed attempt", "forgets a lost saved charge"],
+      false,
+    );
     expect(failures).toEqual(new Map());
   });
 
@@ -179,6 +290,40 @@ describe("checkoutPaymentsContract", () => {
     ],
     ["keeps a failed attempt", "after an unreachable provider a retry under the same key charges once"],
     ["token in messages", "errors are CheckoutPaymentErrors that carry no token"],
+    [
+      "saves under a new customer",
+      "saveMethod answers a saved method under the given customer, or under a new one, that chargeSaved can charge",
+    ],
+    [
+      "saves again on a repeat",
+      "a repeat of saveMethod under one key, also concurrent, answers the same method; other terms are idempotency_conflict",
+    ],
+    ["saves a declined card", "saveMethod refuses tokens as charge does, and the refusal holds its key"],
+    [
+      "racy saved charge",
+      "chargeSaved charges once per key, also for five concurrent calls, and a repeat answers the first receipt",
+    ],
+    [
+      "ignores other terms of a saved charge",
+      "chargeSaved with other terms under a used key is refused with idempotency_conflict, changing nothing",
+    ],
+    [
+      "charges another customer's method",
+      "chargeSaved of a method or customer the provider does not know, or of another customer's method, is refused with invalid_token",
+    ],
+    [
+      "pays off-session anyway",
+      "a saved card declined off-session is refused with payment_declined, also on a repeat",
+    ],
+    [
+      "takes a saved charge in fractions of a cent",
+      "saveMethod and chargeSaved refuse malformed requests with invalid_request",
+    ],
+    [
+      "forgets a lost saved charge",
+      "after a lost answer or an unreachable provider a chargeSaved retry under the same key answers one charge",
+    ],
+    ["token in saved-method messages", "saveMethod and chargeSaved errors carry no token"],
   ];
   for (const [fault, test] of caught) {
     it(`catches a provider with the fault "${fault}" in "${test}"`, async () => {

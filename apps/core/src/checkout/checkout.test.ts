@@ -29,6 +29,8 @@ function countingCheckout(inner: CheckoutPayments = createTestCheckout()) {
       }
       return receipt;
     },
+    saveMethod: (request) => inner.saveMethod(request),
+    chargeSaved: (request) => inner.chargeSaved(request),
   };
   return {
     payments,
