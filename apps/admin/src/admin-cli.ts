@@ -9,7 +9,8 @@ Commands:
   show-workspace <id>             a workspace with its keys (prefixes only) and the credits of both modes
   ledger <id> [--mode test|live] [--limit N] [--cursor C]
                                   a workspace's credit movements, oldest first
-  enable-live <id>                live-enable a workspace (operator override of the payment-method setup)
+  enable-live <id>                live-enable a workspace (operator override of the payment-method setup);
+                                  prints its first live key, once
 
 Options:
   --base-url URL   the deployment (default: PUBLIC_URL, else http://127.0.0.1:3000)

@@ -250,15 +250,24 @@ describe("the admin API", () => {
     expect(badCursor.status).toBe(400);
   });
 
-  it("live-enables a workspace", async () => {
+  it("live-enables a workspace and answers its first live key once", async () => {
     const made = await create("Going Live");
     const response = await post(`/admin/api/workspaces/${made.id}/live`, undefined);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
+    const body = (await response.json()) as { live_api_key: string };
+    expect(body).toMatchObject({
       live_enabled: true,
       balances: { live: { status: "active" } },
+      live_api_key: expect.stringMatching(/^svc_live_/),
     });
+    expect((await server.core.workspaces.authenticate(body.live_api_key)).mode).toBe("live");
     expect((await server.core.workspaces.get(made.id))?.live_enabled).toBe(true);
+    const again = await (await post(`/admin/api/workspaces/${made.id}/live`, undefined)).json();
+    expect(again).toMatchObject({ live_enabled: true });
+    expect(again).not.toHaveProperty("live_api_key");
+    expect(JSON.stringify(await (await api(`/admin/api/workspaces/${made.id}`)).json())).not.toContain(
+      body.live_api_key,
+    );
   });
 
   it("answers 404 for an unknown workspace or path, and 405 for a wrong method", async () => {

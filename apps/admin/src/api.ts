@@ -120,10 +120,11 @@ export function addAdminApi(app: H3, ctx: ApiContext): void {
     route(async (event) => {
       const id = idOf(event);
       if (!(await core.workspaces.get(id))) throw noWorkspace();
-      await core.workspaces.enableLive(id);
+      const liveKey = await core.workspaces.enableLive(id);
       const view = await workspaceDetail(core, id);
       if (!view) throw noWorkspace();
-      return json(200, view);
+      // The first live key, issued by enabling: in this answer only.
+      return json(200, liveKey ? { ...view, live_api_key: liveKey.api_key } : view);
     }),
   );
 

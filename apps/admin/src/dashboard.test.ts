@@ -279,8 +279,25 @@ describe("the dashboard over HTTP", () => {
         cookie: session.cookie,
       },
     );
-    expect(enabled.status).toBe(303);
+    // The first live key is on this answer, once: a page, not a redirect.
+    expect(enabled.status).toBe(200);
+    const withKey = await enabled.text();
+    const key = /id="live-api-key">(svc_live_[A-Za-z0-9_-]+)</.exec(withKey)?.[1];
+    expect(key).toBeDefined();
+    expect((await server.core.workspaces.authenticate(key)).mode).toBe("live");
     expect((await server.core.workspaces.get(made.id))?.live_enabled).toBe(true);
+    const later = await (
+      await fetch(`${server.base}/dashboard/workspaces/${made.id}`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(later).not.toContain(key);
+    expect(later).toContain(key!.slice(0, 15));
+    const again = await postForm(
+      server,
+      `/dashboard/workspaces/${made.id}/live`,
+      { csrf: session.csrf },
+      { cookie: session.cookie },
+    );
+    expect(again.status).toBe(303);
   });
 
   it("ends a session after 12 hours on the injected clock, and on sign-out", async () => {

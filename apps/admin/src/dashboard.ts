@@ -3,7 +3,7 @@ import { CoreError } from "@mailpiece/core";
 import type { H3, H3Event } from "h3";
 import { getRequestIP } from "h3";
 import { readForm } from "./http.ts";
-import type { WorkspaceRow } from "./pages.ts";
+import type { WorkspacePageContext, WorkspaceRow } from "./pages.ts";
 import {
   CONTENT_SECURITY_POLICY,
   LEDGER_ENTRIES_SHOWN,
@@ -212,27 +212,33 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     }),
   );
 
+  /** The workspace page, with a notice, and a first live key shown this once. */
+  const workspaceAnswer = async (
+    id: string,
+    csrf: string,
+    extra: Pick<WorkspacePageContext, "notice" | "liveKey">,
+  ) => {
+    const workspace = await workspaceDetail(core, id);
+    if (!workspace) return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+    const [test, live] = await Promise.all([
+      lastLedgerEntries(core, workspace.id, "test", LEDGER_ENTRIES_SHOWN),
+      lastLedgerEntries(core, workspace.id, "live", LEDGER_ENTRIES_SHOWN),
+    ]);
+    return page(workspacePage({ csrf, workspace, ledgers: { test, live }, ...extra }));
+  };
+
   app.get(
     "/dashboard/workspaces/:id",
     route(async (event) => {
       const session = await sessionOf(event);
       if (!session) return redirect("/dashboard");
-      const workspace = await workspaceDetail(core, event.context.params?.id ?? "");
-      if (!workspace) {
-        return page(messagePage("Not found", "There is no such workspace.", session.csrf), 404);
-      }
-      const [test, live] = await Promise.all([
-        lastLedgerEntries(core, workspace.id, "test", LEDGER_ENTRIES_SHOWN),
-        lastLedgerEntries(core, workspace.id, "live", LEDGER_ENTRIES_SHOWN),
-      ]);
-      const enabled = event.url.searchParams.get("live") === "enabled" && workspace.live_enabled;
-      return page(
-        workspacePage({
-          csrf: session.csrf,
-          workspace,
-          ledgers: { test, live },
-          ...(enabled ? { notice: "The workspace is live-enabled: its live keys work." } : {}),
-        }),
+      const enabled = event.url.searchParams.get("live") === "enabled";
+      const id = event.context.params?.id ?? "";
+      const live = enabled && (await core.workspaces.get(id))?.live_enabled;
+      return workspaceAnswer(
+        id,
+        session.csrf,
+        live ? { notice: "The workspace is live-enabled: its live keys work." } : {},
       );
     }),
   );
@@ -246,7 +252,14 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       if (!(await core.workspaces.get(id))) {
         return page(messagePage("Not found", "There is no such workspace.", checked.session.csrf), 404);
       }
-      await core.workspaces.enableLive(id);
+      const liveKey = await core.workspaces.enableLive(id);
+      // A first live key is shown on this answer only: it is rendered, not redirected to.
+      if (liveKey) {
+        return workspaceAnswer(id, checked.session.csrf, {
+          notice: "The workspace is live-enabled: its live keys work.",
+          liveKey,
+        });
+      }
       return redirect(`/dashboard/workspaces/${encodeURIComponent(id)}?live=enabled`);
     }),
   );

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { CreditLedgerEntryView, ModeCredits, WorkspaceView } from "@mailpiece/core";
+import type { CreditLedgerEntryView, IssuedKey, ModeCredits, WorkspaceView } from "@mailpiece/core";
 import type { AdminWorkspaceView, KeyMode } from "./views.ts";
 
 /** Escapes a value for HTML text and attribute values (names come from users). */
@@ -186,6 +186,8 @@ export interface WorkspacePageContext {
   workspace: AdminWorkspaceView;
   ledgers: Record<KeyMode, { entries: CreditLedgerEntryView[]; truncated: boolean }>;
   notice?: string;
+  /** The workspace's first live key, issued by live-enabling it: shown on this page once. */
+  liveKey?: IssuedKey;
 }
 
 /** How many ledger entries the workspace page shows per mode. */
@@ -239,6 +241,7 @@ export function workspacePage(ctx: WorkspacePageContext): string {
     body: `<p><a href="/dashboard">← Workspaces</a></p>
 <h1 id="workspace-name">${text(workspace.name)}</h1>
 ${ctx.notice === undefined ? "" : notice("info", ctx.notice)}
+${ctx.liveKey ? `<div class="card" id="live-key"><h2>First live API key</h2><p>Give it to the workspace's owner now: it is shown this once and never again.</p><p><code id="live-api-key">${text(ctx.liveKey.api_key)}</code></p></div>` : ""}
 <div class="card"><dl>
 <dt>ID</dt><dd><code id="workspace-id">${text(workspace.id)}</code></dd>
 <dt>Created</dt><dd>${when(workspace.created_at)}</dd>

@@ -118,3 +118,40 @@ describe("the hosted checkout page", () => {
     expect(await unknown.text()).toContain("Checkout not found");
   });
 });
+
+describe("the payment-method setup page", () => {
+  it("refuses another origin and bad tokens in place, saves a test card once, and shows it after a redirect", async () => {
+    const workspace = await server.core.workspaces.create("Acme");
+    const principal = await server.core.workspaces.authenticate(workspace.test_api_key);
+    const session = await server.core.projects.createSetup(principal, {});
+    const url = `${server.base}${session.url_path}`;
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    const html = await page.text();
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('name="token"');
+    expect(html).toContain("Nothing is charged now");
+
+    const foreign = await pay(url, { token: "spt_test_ok" }, { origin: "https://elsewhere.example" });
+    expect(foreign.status).toBe(403);
+    const bad = await pay(url, { token: "tok_visa" });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("shared payment token");
+    expect((await server.core.projects.listPaymentMethods(principal)).data).toHaveLength(0);
+
+    const saved = await pay(url, { token: "spt_test_ok" });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("location")).toBe(url);
+    const again = await pay(url, { token: "spt_test_ok" });
+    expect(again.status).toBe(303);
+    const done = await (await fetch(url)).text();
+    expect(done).toContain('data-status="completed"');
+    expect(done).toContain("Visa ending in 4242");
+    expect(done).not.toContain('name="token"');
+    expect((await server.core.projects.listPaymentMethods(principal)).data).toHaveLength(1);
+    expect((await fetch(`${server.base}/checkout/setup/ps_00000000000000000000000000000000`)).status).toBe(
+      404,
+    );
+  });
+});

@@ -3,7 +3,7 @@ import { CoreError } from "@mailpiece/core";
 import type { H3Event } from "h3";
 import { assertBodySize, H3, type HTTPError } from "h3";
 import type { PageContext } from "./page.ts";
-import { checkoutPage, notFoundPage, topUpPage } from "./page.ts";
+import { checkoutPage, notFoundPage, setupPage, topUpPage } from "./page.ts";
 
 export interface CheckoutAppOptions {
   /** Absolute base URL of the deployment: links are made from it, and a form post must come from its origin. */
@@ -66,41 +66,63 @@ export function createCheckoutApp(core: MailpieceCore, options: CheckoutAppOptio
     );
   };
 
+  /**
+   * A hosted page of the Projects API whose form takes a shared payment token only: GET shows it; a POST from this
+   * origin submits the token and answers the problems in place (422), a refusal the core throws as a notice (409),
+   * and otherwise a redirect to the page (post/redirect/get), unless `submit` answers a page to show this once.
+   */
+  const tokenFormPage = <V>(
+    path: string,
+    load: (id: string) => Promise<V | undefined>,
+    render: (view: V, extra: Pick<PageContext, "notice" | "problems">) => string,
+    submit: (id: string, token: string) => Promise<string | undefined>,
+  ) => {
+    app.get(`${path}/:session`, async (event) => {
+      const view = await load(event.context.params?.session ?? "");
+      return view ? page(render(view, {})) : page(notFoundPage(), 404);
+    });
+    app.post(`${path}/:session`, async (event) => {
+      const id = event.context.params?.session ?? "";
+      if (!sameOrigin(event, origin)) {
+        return page(errorPage("This form can only be sent from its own page."), 403);
+      }
+      const view = await load(id);
+      if (!view) return page(notFoundPage(), 404);
+      const form = await readForm(event);
+      if (!form) {
+        const notice = { kind: "error", text: "The form could not be read; send it again." } as const;
+        return page(render(view, { notice }), 400);
+      }
+      try {
+        const once = await submit(id, form.get("token") ?? "");
+        if (once !== undefined) return page(once);
+      } catch (error) {
+        if (!CoreError.isInstance(error)) throw error;
+        const current = (await load(id)) ?? view;
+        if (error.code === "validation_failed") {
+          const problems = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
+          return page(render(current, { problems }), 422);
+        }
+        return page(render(current, { notice: { kind: "error", text: error.message } }), 409);
+      }
+      return new Response(null, {
+        status: 303,
+        headers: { location: `${publicUrl}${path}/${id}`, "cache-control": "no-store" },
+      });
+    });
+  };
+
   // Credit top-ups of the Projects API: the same page rules, a form for the token only.
-  app.get("/checkout/top-up/:session", async (event) => {
-    const view = await core.projects.getTopUp(event.context.params?.session ?? "");
-    return view ? page(topUpPage(view, {})) : page(notFoundPage(), 404);
+  tokenFormPage("/checkout/top-up", core.projects.getTopUp, topUpPage, async (id, token) => {
+    await core.projects.payTopUp(id, { token });
+    return undefined;
   });
 
-  app.post("/checkout/top-up/:session", async (event) => {
-    const id = event.context.params?.session ?? "";
-    if (!sameOrigin(event, origin)) {
-      return page(errorPage("This form can only be sent from its own page."), 403);
-    }
-    const view = await core.projects.getTopUp(id);
-    if (!view) return page(notFoundPage(), 404);
-    const form = await readForm(event);
-    if (!form) {
-      return page(
-        topUpPage(view, { notice: { kind: "error", text: "The form could not be read; send it again." } }),
-        400,
-      );
-    }
-    try {
-      await core.projects.payTopUp(id, { token: form.get("token") ?? "" });
-    } catch (error) {
-      if (!CoreError.isInstance(error)) throw error;
-      const current = (await core.projects.getTopUp(id)) ?? view;
-      if (error.code === "validation_failed") {
-        const problems = Object.fromEntries(error.issues.map((issue) => [issue.path, issue.message]));
-        return page(topUpPage(current, { problems }), 422);
-      }
-      return page(topUpPage(current, { notice: { kind: "error", text: error.message } }), 409);
-    }
-    return new Response(null, {
-      status: 303,
-      headers: { location: `${publicUrl}/checkout/top-up/${id}`, "cache-control": "no-store" },
-    });
+  // Payment-method setups: the answer that saves the card shows the workspace's first live key when the save issued
+  // one, so that answer is the page itself, never cached, and no later view shows the key.
+  tokenFormPage("/checkout/setup", core.projects.getSetup, setupPage, async (id, token) => {
+    const outcome = await core.projects.completeSetup(id, { token });
+    return outcome.live_api_key ? setupPage(outcome.session, { liveKey: outcome.live_api_key }) : undefined;
   });
 
   app.get("/checkout/:session", async (event) => {

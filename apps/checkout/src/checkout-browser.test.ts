@@ -154,4 +154,34 @@ describe("the checkout page in headless Chromium", { timeout: 120_000 }, () => {
     );
     await page.close();
   });
+  it("a workspace saves a card for live credits on the setup page: the first live key is shown once", async (context) => {
+    const workspace = await server.core.workspaces.create("Acme Live");
+    const principal = await server.core.workspaces.authenticate(workspace.test_api_key);
+    const session = await server.core.projects.createSetup(principal, { mode: "live" });
+    const page = await browser.newPage();
+    await page.setViewport(PHONE);
+    await page.goto(`${server.base}${session.url_path}`, { waitUntil: "load" });
+    expect(await statusOf(page)).toBe("open");
+    const overflow = Number(await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"));
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.type("#f-token", "spt_test_declined");
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#save")]);
+    expect(await statusOf(page)).toBe("open");
+    expect(await page.$eval("#notice", (el) => el.getAttribute("data-code"))).toBe("payment_declined");
+    expect((await server.core.workspaces.get(principal.workspace_id))?.live_enabled).toBe(false);
+    await page.type("#f-token", "spt_test_ok");
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#save")]);
+    expect(await statusOf(page)).toBe("completed");
+    expect(await page.$eval("#method", (el) => el.textContent)).toContain("Visa ending in 4242");
+    const key = await page.$eval("#live-api-key", (el) => el.textContent ?? "");
+    expect(key).toMatch(/^svc_live_/);
+    await screenshot(page, "setup-phone-live-key", context);
+    // The key works, and the page never shows it again.
+    expect((await server.core.workspaces.authenticate(key)).mode).toBe("live");
+    await page.reload({ waitUntil: "load" });
+    expect(await statusOf(page)).toBe("completed");
+    expect(await page.$("#live-api-key")).toBeNull();
+    expect(await page.content()).not.toContain(key);
+    await page.close();
+  });
 });

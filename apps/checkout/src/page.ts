@@ -1,4 +1,4 @@
-import type { CheckoutView, PartyView, TopUpSessionView } from "@mailpiece/core";
+import type { CheckoutView, IssuedKey, PartyView, SetupSessionView, TopUpSessionView } from "@mailpiece/core";
 
 /** What the page shows beyond the session: where its preview is, and whether payments are simulated. */
 export interface PageContext {
@@ -198,6 +198,19 @@ export function notFoundPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Checkout not found · Mailpiece</title><style>${STYLE}</style></head><body><main><h1>Checkout not found</h1><div class="status expired">This checkout link is not valid. Check the link you were sent.</div></main></body></html>`;
 }
 
+/** The notice above a hosted page: the one given, else the session's message (a refused card), else none. */
+function noticeOf(
+  ctx: Pick<PageContext, "notice">,
+  message: { code: string; content: string } | null,
+): string {
+  if (ctx.notice) {
+    return `<div class="notice ${ctx.notice.kind}" role="alert" id="notice">${text(ctx.notice.text)}</div>`;
+  }
+  return message
+    ? `<div class="notice" role="alert" id="notice" data-code="${text(message.code)}">${text(message.content)}</div>`
+    : "";
+}
+
 const TOP_UP_STATUS: Record<TopUpSessionView["status"], { title: string; text: string }> = {
   open: {
     title: "Add credits",
@@ -218,11 +231,7 @@ const TOP_UP_STATUS: Record<TopUpSessionView["status"], { title: string; text: s
 /** The hosted page of a credit top-up: the amount, the mode, and a form for a shared payment token. */
 export function topUpPage(view: TopUpSessionView, ctx: Pick<PageContext, "notice" | "problems">): string {
   const status = TOP_UP_STATUS[view.status];
-  const notice = ctx.notice
-    ? `<div class="notice ${ctx.notice.kind}" role="alert" id="notice">${text(ctx.notice.text)}</div>`
-    : view.message
-      ? `<div class="notice" role="alert" id="notice" data-code="${text(view.message.code)}">${text(view.message.content)}</div>`
-      : "";
+  const notice = noticeOf(ctx, view.message);
   const testHint = view.simulated
     ? `<p class="test">Test mode: no money moves. Use <code>spt_test_ok</code> to pay, <code>spt_test_declined</code> for a declined card.</p>`
     : "";
@@ -239,6 +248,65 @@ ${notice}
 <div class="card">
 <table class="price"><tbody><tr><td>Mailpiece credits (${view.mode} mode)</td><td class="amount">${usd(view.amount_cents)}</td></tr></tbody>
 <tfoot><tr><th scope="row">Total</th><td class="amount" id="total">${usd(view.amount_cents)}</td></tr></tfoot></table>
+${form}
+</div>
+</main>
+</body>
+</html>`;
+}
+
+const SETUP_STATUS: Record<SetupSessionView["status"], { title: string; text: string }> = {
+  open: {
+    title: "Save a card",
+    text: "Nothing is charged now. The card pays automatic refills of your credits, when you turn them on.",
+  },
+  complete_in_progress: {
+    title: "Saving your card",
+    text: "Your card is being saved. Reload this page in a moment to see the result.",
+  },
+  completed: { title: "Card saved", text: "Thank you. The card is saved for your workspace's credits." },
+  expired: { title: "This page has expired", text: "No card was saved. Ask for a new setup link." },
+};
+
+/**
+ * The hosted page of a payment-method setup: what saving the card means, a form for a shared payment token, and
+ * once saved, the card's brand and last digits. `liveKey` is the workspace's first live key, shown on the answer
+ * to the form post that issued it and never again.
+ */
+export function setupPage(
+  view: SetupSessionView,
+  ctx: Pick<PageContext, "notice" | "problems"> & { liveKey?: IssuedKey },
+): string {
+  const status = SETUP_STATUS[view.status];
+  const notice = noticeOf(ctx, view.message);
+  const testHint = view.simulated
+    ? `<p class="test">Test mode: no money moves. Use <code>spt_test_ok</code> to save a card, <code>spt_test_declined</code> for a declined one, <code>spt_test_declines_off_session</code> for one that later refills decline.</p>`
+    : "";
+  const live = view.enables_live
+    ? `<p>Saving this card turns on live mode for the workspace: live keys work, and live mail is paid from prepaid credits.</p>`
+    : "";
+  const form =
+    view.status === "open"
+      ? `<form method="post" action="" novalidate>
+${field("token", "Shared payment token", "text", "", { simulated: view.simulated, ...(ctx.problems ? { problems: ctx.problems } : {}) }, ' autocomplete="off" required maxlength="256" placeholder="spt_…" spellcheck="false"')}
+${testHint}
+<button type="submit" id="save">Save card</button>
+</form><p class="muted">Open until ${text(new Date(view.expires_at).toUTCString())}.</p>`
+      : "";
+  const method = view.payment_method
+    ? `<p id="method">${text((view.payment_method.brand ?? "card").replace(/^./, (c) => c.toUpperCase()))} ending in ${text(view.payment_method.last4 ?? "····")}${view.payment_method.exp_month && view.payment_method.exp_year ? `, expires ${String(view.payment_method.exp_month).padStart(2, "0")}/${view.payment_method.exp_year}` : ""}</p>`
+    : "";
+  const key = ctx.liveKey
+    ? `<div class="notice info" id="live-key"><h2>Your live API key</h2><p>Copy it now: it is shown this once and never again. Keep it secret, as you would a password.</p><p><code id="live-api-key">${text(ctx.liveKey.api_key)}</code></p></div>`
+    : view.live_api_key_prefix
+      ? `<p class="muted">The workspace's first live key (${text(view.live_api_key_prefix)}…) was shown once when the card was saved.</p>`
+      : "";
+  return `${opening(`${status.title} · Mailpiece credits`, status, view.status, `${view.mode} mode`)}
+${notice}
+<div class="card">
+${live}
+${method}
+${key}
 ${form}
 </div>
 </main>

@@ -61,6 +61,24 @@ import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
 import type { PaymentRails } from "./payments/pay.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
+import type {
+  AutoRefillView,
+  BillingContext,
+  PaymentMethodView,
+  SetupOutcome,
+  SetupSessionView,
+} from "./projects/billing.ts";
+import {
+  autoRefillPolicies,
+  completeSetupSession,
+  createSetupSession,
+  getAutoRefill,
+  getSetupSession,
+  listPaymentMethods,
+  resumeAutoRefills,
+  setAutoRefill,
+  startAutoRefill,
+} from "./projects/billing.ts";
 import type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
 import {
   completeDocument,
@@ -69,7 +87,7 @@ import {
   loadDocument,
   uploadDocument,
 } from "./projects/documents.ts";
-import type { ProjectOrderView } from "./projects/orders.ts";
+import type { ProjectOrderContext, ProjectOrderView } from "./projects/orders.ts";
 import {
   createProjectOrder,
   loadProjectOrder,
@@ -145,6 +163,8 @@ export interface CoreDeps {
    * The core closes it on close().
    */
   pdfWork?: PdfWork;
+  /** Told of failures of work that runs after its request answered (automatic refills); default: ignored. */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /** How often `fulfil` looks for expired previews of unpaid work. */
@@ -230,8 +250,11 @@ export interface MailpieceCore {
     requirePermission(principal: Principal, action: KeyAction): void;
     listKeys(principal: Principal): Promise<ApiKeyView[]>;
     rotateKey(principal: Principal, mode: unknown, permissions?: readonly Permission[]): Promise<IssuedKey>;
-    /** The workspace's payment method is set up: its live keys start to work. */
-    enableLive(workspaceId: string): Promise<void>;
+    /**
+     * The workspace's payment method is set up: its live keys start to work. A workspace without a live key gets its
+     * first one, with every live permission, answered once.
+     */
+    enableLive(workspaceId: string): Promise<IssuedKey | undefined>;
     /** One workspace (for the operator); undefined when there is none. */
     get(workspaceId: string): Promise<WorkspaceView | undefined>;
     /** The deployment's workspaces, a page at a time (for the operator). Throws invalid_query. */
@@ -295,6 +318,29 @@ export interface MailpieceCore {
     getTopUp(id: string): Promise<TopUpSessionView | undefined>;
     /** Pays a top-up with a shared payment token, charging and crediting at most once. */
     payTopUp(id: string, input: { token: unknown }): Promise<TopUpSessionView>;
+    /** The cards saved for the caller's mode, newest (the default) first. */
+    listPaymentMethods(
+      principal: Principal,
+    ): Promise<{ object: "list"; data: PaymentMethodView[]; has_more: false }>;
+    /**
+     * A hosted page that saves a card for `mode` (default the key's); a test key may open a live one, whose
+     * completion live-enables the workspace. Throws validation_failed or payment_rail_unavailable.
+     */
+    createSetup(principal: Principal, body: unknown): Promise<SetupSessionView>;
+    /** A setup by its id, for its hosted page. */
+    getSetup(id: string): Promise<SetupSessionView | undefined>;
+    /**
+     * Saves the card behind a shared payment token, once; a live setup live-enables the workspace and answers its
+     * first live key once. Throws not_found, validation_failed, checkout_expired or payment_rail_unavailable.
+     */
+    completeSetup(id: string, input: { token: unknown }): Promise<SetupOutcome>;
+    /** The automatic refill of the caller's mode. */
+    getAutoRefill(principal: Principal): Promise<AutoRefillView>;
+    /**
+     * Sets an automatic refill (threshold and amount 100 to 100000 cents): once per fall below the threshold, the
+     * default card is charged off-session. Throws validation_failed, forbidden or payment_method_required.
+     */
+    setAutoRefill(principal: Principal, body: unknown): Promise<AutoRefillView>;
   };
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
@@ -367,6 +413,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   let lastPreviewCollection = Number.NEGATIVE_INFINITY;
   const search = deps.addresses ? addressSearch(deps.addresses) : undefined;
   const credits = workspaceCredits(ctx.store);
+  const background = new Set<Promise<unknown>>();
   const projectCtx = {
     store: ctx.store,
     blobs: ctx.blobs,
@@ -379,8 +426,13 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   };
   const testPayments =
     deps.testCheckoutPayments ?? (deps.checkoutPayments?.simulated ? deps.checkoutPayments : undefined);
+  // A refill that cannot start never fails the request that changed the credits.
+  const creditsChanged = (workspaceId: string, mode: "test" | "live") =>
+    startAutoRefill(billingCtx, workspaceId, mode).catch((error: unknown) => deps.onBackgroundError?.(error));
+  const orderCtx: ProjectOrderContext = { ...projectCtx, creditsChanged };
   const topUpCtx = {
     ...projectCtx,
+    creditsChanged,
     topUpTtlMs: config.checkoutTtlMs,
     // Live credits are bought with the deployment's card payments (simulated ones in development).
     ...(deps.checkoutPayments ? { livePayments: deps.checkoutPayments } : {}),
@@ -394,6 +446,13 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     keyOverlapMs: config.keyOverlapMs,
     credits,
     testCreditsCents: config.testCreditsCents,
+  };
+  const billingCtx: BillingContext = {
+    ...topUpCtx,
+    workspace: (id) => loadWorkspace(workspaceCtx, id),
+    enableLive: (id) => enableLive(workspaceCtx, id),
+    background,
+    ...(deps.onBackgroundError ? { onBackgroundError: deps.onBackgroundError } : {}),
   };
   const flowerCtx: FlowerContext | undefined = deps.florist
     ? {
@@ -453,7 +512,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         }
       },
       list: (page) => listWorkspaces(workspaceCtx, page),
-      balance: async (id, mode) => credits.balance(await loadWorkspace(workspaceCtx, id), mode),
+      balance: async (id, mode) => ({
+        ...(await credits.balance(await loadWorkspace(workspaceCtx, id), mode)),
+        auto_refill: await autoRefillPolicies(billingCtx, id),
+      }),
       ledger: (principal, page) => credits.entries(principal, page),
     },
     projects: (() => {
@@ -463,8 +525,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         completeDocument: (principal, id, body) => completeDocument(projectCtx, principal, id, body),
         getDocument: async (principal, id) => documentView(await loadDocument(projectCtx, principal, id)),
         createQuote: (principal, kind, body) => createQuote(projectCtx, principal, kind, body),
-        createOrder: (principal, kind, body, key) =>
-          createProjectOrder(projectCtx, principal, kind, body, key),
+        createOrder: (principal, kind, body, key) => createProjectOrder(orderCtx, principal, kind, body, key),
         async getOrder(principal, kind, id) {
           const found = await loadProjectOrder(projectCtx, principal, kind, id);
           return found ? projectOrderView(found, false) : undefined;
@@ -472,6 +533,12 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         createTopUp: (principal, body) => createTopUpSession(topUpCtx, principal, body),
         getTopUp: (id) => getTopUpSession(topUpCtx, id),
         payTopUp: (id, input) => payTopUpSession(topUpCtx, id, input),
+        listPaymentMethods: (principal) => listPaymentMethods(billingCtx, principal),
+        createSetup: (principal, body) => createSetupSession(billingCtx, principal, body),
+        getSetup: (id) => getSetupSession(billingCtx, id),
+        completeSetup: (id, input) => completeSetupSession(billingCtx, id, input),
+        getAutoRefill: (principal) => getAutoRefill(billingCtx, principal),
+        setAutoRefill: (principal, body) => setAutoRefill(billingCtx, principal, body),
         async orderDocument(principal, kind, id) {
           const found = await loadProjectOrder(projectCtx, principal, kind, id);
           return found ? (await ctx.blobs.get(found.document.blob_key))?.bytes : undefined;
@@ -492,14 +559,14 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         await collectPreviews(ctx);
       }
       const confirmed = await reconcilePayments(payments, confirmers);
-      const undone = await reconcileProjectOrders(projectCtx);
+      const undone = (await reconcileProjectOrders(projectCtx)) + (await resumeAutoRefills(billingCtx));
       const worked =
         confirmed +
         undone +
         (await runFulfilment({
           ...ctx,
           providers: deps.printProviders ?? [],
-          afterSteps: (order) => settleProjectCredits(projectCtx, order),
+          afterSteps: (order) => settleProjectCredits(orderCtx, order),
           ...options,
         }));
       const flowers = flowerCtx ? await retryFlowerSubmissions(flowerCtx) : 0;
@@ -558,6 +625,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       return failing.length === 0 ? { ok: true } : { ok: false, failing };
     },
     async close() {
+      await Promise.allSettled([...background]);
       await deps.pdfWork?.close();
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },

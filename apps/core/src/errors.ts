@@ -12,7 +12,8 @@ import { defineError } from "@mailpiece/errors";
  *   that is not live-enabled); `permission_denied`, `approval_required`: the key lacks the permission, or live mail
  *   needs an approval first.
  * - `idempotency_key_required`: a Projects API order without an Idempotency-Key; `insufficient_credits`: the
- *   workspace's available credits do not cover the price (nothing is reserved).
+ *   workspace's available credits do not cover the price (nothing is reserved); `payment_method_required`: an
+ *   automatic refill needs a saved card first.
  * - `preview_link_invalid`: a preview link was tampered with or has expired.
  * - `upload_token_invalid`, `upload_token_expired`, `upload_already_filled`, `upload_too_large`, `upload_not_pdf`:
  *   an upload slot cannot take this file.
@@ -38,6 +39,7 @@ export type CoreErrorCode =
   | "approval_required"
   | "idempotency_key_required"
   | "insufficient_credits"
+  | "payment_method_required"
   | "preview_link_invalid"
   | "upload_token_invalid"
   | "upload_token_expired"

@@ -33,6 +33,12 @@ export type { PartyView } from "./party-view.ts";
 export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pay.ts";
 export type { PaymentStatus } from "./payments/payment-record.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
+export type {
+  AutoRefillView,
+  PaymentMethodView,
+  SetupOutcome,
+  SetupSessionView,
+} from "./projects/billing.ts";
 export type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
 export type { ProjectOrderView } from "./projects/orders.ts";
 export type { ProjectQuoteView } from "./projects/quotes.ts";

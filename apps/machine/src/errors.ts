@@ -154,6 +154,7 @@ const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   approval_required: "internal_error",
   idempotency_key_required: "internal_error",
   insufficient_credits: "internal_error",
+  payment_method_required: "internal_error",
 };
 
 /** A failure of the core as the machine API answers it: same message, issues and retry time, the code mapped. */

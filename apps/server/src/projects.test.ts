@@ -145,3 +145,83 @@ describe("the Projects API and the operator on the running server", () => {
     expect((await fetch(`${running.url}/dashboard`)).status).toBe(200);
   }, 120_000);
 });
+
+describe("a workspace goes live through its payment-method setup on the running server", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "mailpiece-live-"));
+  let running: RunningServer;
+  beforeAll(async () => {
+    running = await startServer(
+      loadConfig({ PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "silent", ADMIN_TOKEN }),
+    );
+  });
+  afterAll(async () => {
+    await running?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("the test key opens a live setup, the page saves a card and shows the live key once, and live credits refill by themselves", async () => {
+    const made = await fetch(`${running.url}/admin/api/workspaces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Acme Live" }),
+    });
+    expect(made.status).toBe(201);
+    const { test_api_key: testKey } = (await made.json()) as { test_api_key: string };
+    const api = (key: string, path: string, body?: unknown) =>
+      fetch(`${running.url}/api/v1${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    const opened = await api(testKey, "/credits/payment-methods/setup-session", { mode: "live" });
+    expect(opened.status).toBe(201);
+    const session = (await opened.json()) as { url: string; enables_live: boolean };
+    expect(session.enables_live).toBe(true);
+    expect(session.url.startsWith(`${running.url}/checkout/setup/ps_`)).toBe(true);
+    expect((await fetch(session.url)).status).toBe(200);
+    const saved = await fetch(session.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: running.url },
+      body: new URLSearchParams({ token: "spt_test_ok" }).toString(),
+    });
+    expect(saved.status).toBe(200);
+    const liveKey = /id="live-api-key">(svc_live_[A-Za-z0-9_-]+)</.exec(await saved.text())?.[1] ?? "";
+    expect(liveKey).toMatch(/^svc_live_/);
+    expect(await (await fetch(session.url)).text()).not.toContain(liveKey);
+
+    const balance = (await (await api(liveKey, "/credits/balance")).json()) as Record<string, unknown>;
+    expect(balance).toMatchObject({ mode: "live", status: "active", available_cents: 0 });
+    const methods = (await (await api(liveKey, "/credits/payment-methods")).json()) as { data: unknown[] };
+    expect(methods.data).toEqual([expect.objectContaining({ brand: "visa", last4: "4242", default: true })]);
+
+    // The live balance is below the threshold as soon as the refill is set: it refills once, off-session.
+    const policy = await api(liveKey, "/credits/auto-refill", {
+      threshold_cents: 1_000,
+      refill_amount_cents: 5_000,
+    });
+    expect(policy.status).toBe(200);
+    let available = 0;
+    for (let polls = 0; polls < 60 && available === 0; polls++) {
+      available = ((await (await api(liveKey, "/credits/balance")).json()) as { available_cents: number })
+        .available_cents;
+      if (available === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(available).toBe(5_000);
+    const ledger = (await (await api(liveKey, "/credits/ledger")).json()) as {
+      data: { type: string; amount_cents: number; reference: string | null }[];
+    };
+    expect(ledger.data).toEqual([
+      expect.objectContaining({
+        type: "top_up",
+        amount_cents: 5_000,
+        reference: expect.stringMatching(/^ch_test_/),
+      }),
+    ]);
+    expect(await (await api(liveKey, "/credits/auto-refill")).json()).toMatchObject({
+      enabled: true,
+      status: "active",
+      last_refill: { amount_cents: 5_000 },
+    });
+  }, 120_000);
+});

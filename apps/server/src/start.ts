@@ -89,6 +89,7 @@ export async function startServer(
       ? loqateAddresses(config.loqateApiKey)
       : embeddedAddresses(config.addressIndexFile),
     checkoutPayments: cardPayments,
+    onBackgroundError: (error) => logger.error("automatic refill failed", errorFields(error)),
     // Test credits never take real money: with live card payments, test top-ups use the simulated ones.
     ...(cardPayments.simulated
       ? {}

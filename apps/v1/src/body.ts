@@ -65,3 +65,14 @@ export function echo(value: string): string {
   const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "");
   return clean.length <= 64 ? clean : `${clean.slice(0, 64)}…`;
 }
+
+/**
+ * Reads a JSON body that may be left out: a request without a body (no Content-Type, Content-Length 0 or none)
+ * reads as undefined; anything else is read as `readJsonBody` reads it.
+ */
+export async function readOptionalJsonBody(event: H3Event): Promise<unknown> {
+  const length = event.req.headers.get("content-length");
+  const chunked = event.req.headers.has("transfer-encoding");
+  if (mediaType(event) === "" && (length === "0" || (length === null && !chunked))) return undefined;
+  return readJsonBody(event);
+}

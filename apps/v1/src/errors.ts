@@ -29,6 +29,10 @@ export const STATUS_TABLE = {
     means: "the workspace's available credits do not cover the price; nothing was reserved",
   },
   idempotency_conflict: { status: 409, means: "the Idempotency-Key was used with another request" },
+  payment_method_required: {
+    status: 409,
+    means: "an automatic refill needs a saved card: open a payment-method setup session first",
+  },
   payload_too_large: { status: 413, means: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, means: "the body is not JSON (Content-Type: application/json)" },
   validation_failed: {
@@ -72,6 +76,7 @@ const CORE_CODES: Partial<Record<CoreErrorCode, V1ErrorCode>> = {
   invalid_query: "invalid_query",
   idempotency_key_required: "idempotency_key_required",
   insufficient_credits: "insufficient_credits",
+  payment_method_required: "payment_method_required",
   request_id_conflict: "idempotency_conflict",
   rate_limited: "rate_limited",
   payment_rail_unavailable: "payment_rail_unavailable",

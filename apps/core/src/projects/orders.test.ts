@@ -1,11 +1,11 @@
-import { makePdf } from "@mailpiece/conformance";
 import type { Store } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
 import { createMailpieceCore } from "../core.ts";
-import { CoreError } from "../errors.ts";
+import type { CoreError } from "../errors.ts";
 import { ORDER_INTENT_GRACE_MS } from "./orders.ts";
+import { readyDocument, refusal } from "./projects.fixture.ts";
 
 const address = (name: string, overrides: Record<string, unknown> = {}) => ({
   name,
@@ -35,19 +35,8 @@ async function setup(options: { testCreditsCents?: number; store?: Store } = {})
   });
   const workspace = await core.workspaces.create("Acme");
   const principal = await core.workspaces.authenticate(workspace.test_api_key);
-  const intent = await core.projects.createUploadIntent(principal, {
-    content_type: "application/pdf",
-    byte_size: (await makePdf(1)).byteLength,
-  });
-  const pdf = await makePdf(1);
-  await core.projects.uploadDocument({
-    document_id: intent.document_id,
-    token: new URL(intent.upload_path, "http://x").searchParams.get("token")!,
-    content_type: "application/pdf",
-    bytes: pdf,
-  });
-  await core.projects.completeDocument(principal, intent.document_id, { page_count: 1 });
-  const quote = () => core.projects.createQuote(principal, "letter", { document_id: intent.document_id });
+  const documentId = await readyDocument(core, principal);
+  const quote = () => core.projects.createQuote(principal, "letter", { document_id: documentId });
   const body = async (overrides: Record<string, unknown> = {}) => ({
     quote_id: (await quote()).quote_id,
     recipient: address("Grace Recipient"),
@@ -66,15 +55,6 @@ async function setup(options: { testCreditsCents?: number; store?: Store } = {})
       now += ms;
     },
   };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<CoreError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(CoreError.isInstance(error), String(error)).toBe(true);
-  return error as CoreError;
 }
 
 describe("Projects API orders", () => {

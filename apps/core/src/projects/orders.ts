@@ -24,6 +24,11 @@ import { loadQuote, type ProjectQuoteRecord, quoteKey } from "./quotes.ts";
 export interface ProjectOrderContext extends ProjectDocumentContext {
   ids: IdGenerator;
   credits: WorkspaceCredits;
+  /**
+   * Told after an order reserved credits, found too few, or had its reservation released: the mode's automatic
+   * refill may start, or be armed again.
+   */
+  creditsChanged?: (workspaceId: string, mode: Principal["mode"]) => Promise<void>;
 }
 
 /** The order response of spec 3. */
@@ -148,6 +153,7 @@ export async function createProjectOrder(
     if (LedgerError.isInstance(error) && error.code === "insufficient_credits") {
       await unuseQuote(ctx, quote.id, orderId);
       await ctx.store.delete(intentKey(orderId));
+      await ctx.creditsChanged?.(principal.workspace_id, principal.mode);
       throw new CoreError(
         "insufficient_credits",
         `The workspace's ${principal.mode} credits do not cover ${used.view.price_cents} cents; top up and send again with the same Idempotency-Key.`,
@@ -202,6 +208,7 @@ export async function createProjectOrder(
   const stored = (await ctx.store.create(orderKey(orderId), record)).record.value;
   await enqueueFulfilment(ctx.store, orderId, now);
   await ctx.store.delete(intentKey(orderId));
+  await ctx.creditsChanged?.(principal.workspace_id, principal.mode);
   return projectOrderView(stored, claim.kind === "replay");
 }
 
@@ -247,6 +254,7 @@ export async function settleProjectCredits(
       reservation_id: project.reservation_id,
       idempotency_key: `release:${order.id}`,
     });
+    await ctx.creditsChanged?.(project.workspace_id, project.mode);
     funds = "released";
   } else {
     return order;

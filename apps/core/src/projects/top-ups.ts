@@ -4,6 +4,7 @@ import { CoreError } from "../errors.ts";
 import { updateRecord } from "../records.ts";
 import type { WorkspaceCredits } from "../workspaces/credits.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
+import { creditAmount, objectBody, unknownFields } from "./credit-requests.ts";
 import { type ProjectDocumentContext, requestProblems } from "./documents.ts";
 
 /** A hosted top-up of a workspace's credits (spec 3: POST /credits/checkout-session), as stored. */
@@ -48,10 +49,10 @@ export interface TopUpContext extends ProjectDocumentContext {
   testPayments?: CheckoutPayments;
   /** How long a top-up page can be paid. */
   topUpTtlMs: number;
+  /** Told after credits were added: the mode's automatic refill is armed again. */
+  creditsChanged?: (workspaceId: string, mode: Principal["mode"]) => Promise<void>;
 }
 
-/** Top-ups per session: the spec's auto-refill bounds (100 to 100000 cents). */
-export const TOP_UP_BOUNDS = { min: 100, max: 100_000 } as const;
 const sessionKey = (id: string) => `credit_top_ups:${id}`;
 const SESSION_ID = /^ts_[0-9a-f]{32}$/;
 
@@ -61,26 +62,9 @@ export async function createTopUpSession(
   principal: Principal,
   body: unknown,
 ): Promise<TopUpSessionView> {
-  const amount =
-    typeof body === "object" && body !== null ? (body as { amount_cents?: unknown }).amount_cents : undefined;
-  const extra =
-    typeof body === "object" && body !== null ? Object.keys(body).filter((k) => k !== "amount_cents") : [];
-  const issues = extra.map((key) => ({
-    path: key,
-    code: "unknown_field",
-    message: `${key} is not a field of a top-up.`,
-  }));
-  if (
-    !Number.isSafeInteger(amount) ||
-    (amount as number) < TOP_UP_BOUNDS.min ||
-    (amount as number) > TOP_UP_BOUNDS.max
-  ) {
-    issues.push({
-      path: "amount_cents",
-      code: "invalid_amount",
-      message: `amount_cents must be an integer from ${TOP_UP_BOUNDS.min} to ${TOP_UP_BOUNDS.max}.`,
-    });
-  }
+  const fields = objectBody(body);
+  const issues = unknownFields(fields, ["amount_cents"]);
+  const amount = creditAmount(fields, "amount_cents", issues);
   if (issues.length > 0) throw requestProblems(issues);
   if (!paymentsFor(ctx, principal.mode)) {
     throw new CoreError(
@@ -93,7 +77,7 @@ export async function createTopUpSession(
     id: `ts_${randomBytes(16).toString("hex")}`,
     workspace_id: principal.workspace_id,
     mode: principal.mode,
-    amount_cents: amount as number,
+    amount_cents: amount!,
     status: "open",
     created_at: now,
     expires_at: now + ctx.topUpTtlMs,
@@ -197,6 +181,7 @@ async function finish(
     `top_up:${session.id}`,
     session.id,
   );
+  await ctx.creditsChanged?.(session.workspace_id, session.mode);
   const done = await updateRecord<TopUpSessionRecord>(
     ctx.store,
     sessionKey(session.id),
@@ -211,9 +196,25 @@ async function finish(
 }
 
 /** Test credits are bought with simulated payments only; live ones with the deployment's card payments. */
-function paymentsFor(ctx: TopUpContext, mode: Principal["mode"]): CheckoutPayments | undefined {
+export function paymentsFor(
+  ctx: Pick<TopUpContext, "livePayments" | "testPayments">,
+  mode: Principal["mode"],
+): CheckoutPayments | undefined {
   if (mode === "live") return ctx.livePayments;
   return ctx.testPayments?.simulated ? ctx.testPayments : undefined;
+}
+
+/**
+ * What a hosted page shows of the last refused card while it is still open: the refusal's code (`requires_3ds` for
+ * a card that needs 3-D Secure) and its message; null otherwise.
+ */
+export function refusalMessage(record: {
+  status: string;
+  last_error?: { code: string; message: string };
+}): { code: string; content: string } | null {
+  if (record.status !== "open" || !record.last_error) return null;
+  const { code, message } = record.last_error;
+  return { code: code === "requires_action" ? "requires_3ds" : code, content: message };
 }
 
 function topUpView(ctx: TopUpContext, record: TopUpSessionRecord): TopUpSessionView {
@@ -228,13 +229,7 @@ function topUpView(ctx: TopUpContext, record: TopUpSessionRecord): TopUpSessionV
     status: expired ? "expired" : record.status === "paying" ? "complete_in_progress" : record.status,
     url_path: `/checkout/top-up/${record.id}`,
     simulated: payments?.simulated ?? true,
-    message:
-      record.status === "open" && record.last_error
-        ? {
-            code: record.last_error.code === "requires_action" ? "requires_3ds" : record.last_error.code,
-            content: record.last_error.message,
-          }
-        : null,
+    message: refusalMessage(record),
     created_at: new Date(record.created_at).toISOString(),
     expires_at: new Date(record.expires_at).toISOString(),
   };

@@ -24,6 +24,13 @@ export const TEST_KEY_PERMISSIONS: readonly Permission[] = [
   "letters:read",
 ];
 
+/** The permissions of a workspace's first live key, issued when it is live-enabled: every live permission. */
+export const LIVE_KEY_PERMISSIONS: readonly Permission[] = [
+  "mailings.submit_live",
+  "mailings.submit_without_approval",
+  "letters:read",
+];
+
 /** An action checked against a key's permissions. */
 export type KeyAction = "read" | "submit";
 

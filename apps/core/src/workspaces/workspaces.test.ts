@@ -146,6 +146,26 @@ describe("workspaces and API keys", () => {
     expect(await refusal(enableLive(ctx, "ws_00000000000000000000000000000000"))).toBe("not_found");
   });
 
+  it("gives a workspace its first live key when it is live-enabled, once, also when enabled concurrently", async () => {
+    const { ctx } = setup();
+    const { id, test_api_key: key } = await createWorkspace(ctx, "Acme");
+    const issued = await Promise.all([1, 2, 3].map(() => enableLive(ctx, id)));
+    const keys = issued.filter((k) => k !== undefined);
+    expect(keys).toHaveLength(1);
+    const live = await authenticate(ctx, keys[0]!.api_key);
+    expect(live).toMatchObject({ workspace_id: id, mode: "live" });
+    expect(live.permissions).toEqual([
+      "mailings.submit_live",
+      "mailings.submit_without_approval",
+      "letters:read",
+    ]);
+    const listed = await listKeys(ctx, await authenticate(ctx, key));
+    expect(listed.filter((k) => k.mode === "live")).toEqual([
+      expect.objectContaining({ status: "active", api_key_prefix: keys[0]!.api_key_prefix }),
+    ]);
+    expect(await enableLive(ctx, id)).toBeUndefined();
+  });
+
   it("keeps both keys of concurrent rotations", async () => {
     const { ctx } = setup();
     const { test_api_key: key } = await createWorkspace(ctx, "Acme");

@@ -7,6 +7,7 @@ import {
   hashApiKey,
   type KeyAction,
   keyMode,
+  LIVE_KEY_PERMISSIONS,
   newApiKey,
   rotatedPermissions,
   sameDigest,
@@ -225,12 +226,30 @@ export async function rotateKey(
   return issued;
 }
 
-/** Marks the workspace live-enabled (its payment method is set up): its live keys start to work. */
-export async function enableLive(ctx: WorkspaceContext, workspaceId: string): Promise<void> {
-  await loadWorkspace(ctx, workspaceId);
-  await updateRecord<WorkspaceRecord>(ctx.store, workspaceKey(workspaceId), ctx.clock.now, (workspace) =>
-    workspace.live_enabled ? undefined : { ...workspace, live_enabled: true },
+/**
+ * Marks the workspace live-enabled (its payment method is set up): its live keys start to work. A workspace without
+ * a live key gets its first one here, with every live permission, answered once; undefined when it already had one
+ * (or was already live-enabled).
+ */
+export async function enableLive(ctx: WorkspaceContext, workspaceId: string): Promise<IssuedKey | undefined> {
+  const current = await loadWorkspace(ctx, workspaceId);
+  if (current.live_enabled) return undefined;
+  const first = current.keys.some((key) => key.mode === "live")
+    ? undefined
+    : await issueKey(ctx, workspaceId, "live", [...LIVE_KEY_PERMISSIONS]);
+  const updated = await updateRecord<WorkspaceRecord>(
+    ctx.store,
+    workspaceKey(workspaceId),
+    ctx.clock.now,
+    (workspace) => {
+      if (workspace.live_enabled) return undefined;
+      // A concurrent enabling gave the workspace its first live key: this one is not added (its lookup leads nowhere).
+      const hasLive = workspace.keys.some((key) => key.mode === "live");
+      const keys = first && !hasLive ? [...workspace.keys, first.entry] : workspace.keys;
+      return { ...workspace, live_enabled: true, keys };
+    },
   );
+  return first && updated.keys.some((key) => key.id === first.entry.id) ? first.issued : undefined;
 }
 
 /** What the operator sees of a workspace: never a key, only prefixes. */

@@ -1,4 +1,4 @@
-import { readJsonBody } from "../body.ts";
+import { readJsonBody, readOptionalJsonBody } from "../body.ts";
 import { pageQuery } from "../query.ts";
 import { json, type RouteContext } from "../route.ts";
 
@@ -16,6 +16,32 @@ export function creditRoutes({ core, publicUrl, route }: RouteContext): void {
     core.workspaces.requirePermission(principal, "submit");
     const { url_path, ...session } = await core.projects.createTopUp(principal, await readJsonBody(event));
     return json({ ...session, url: `${publicUrl}${url_path}` }, 201);
+  });
+
+  // A hosted page where a person saves a card for the key's mode (or {mode}); a live one live-enables the workspace.
+  route("POST", "/credits/payment-methods/setup-session", async (event, principal) => {
+    core.workspaces.requirePermission(principal, "submit");
+    const { url_path, ...session } = await core.projects.createSetup(
+      principal,
+      await readOptionalJsonBody(event),
+    );
+    return json({ ...session, url: `${publicUrl}${url_path}` }, 201);
+  });
+
+  route("GET", "/credits/payment-methods", (_event, principal) => {
+    core.workspaces.requirePermission(principal, "read");
+    return core.projects.listPaymentMethods(principal);
+  });
+
+  route("GET", "/credits/auto-refill", (_event, principal) => {
+    core.workspaces.requirePermission(principal, "read");
+    return core.projects.getAutoRefill(principal);
+  });
+
+  // Threshold and amount 100 to 100000 cents; the default card is charged off-session once per fall below it.
+  route("POST", "/credits/auto-refill", async (event, principal) => {
+    core.workspaces.requirePermission(principal, "submit");
+    return core.projects.setAutoRefill(principal, await readJsonBody(event));
   });
 
   route("GET", "/credits/balance", (_event, principal) => {
