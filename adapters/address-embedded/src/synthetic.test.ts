@@ -11,11 +11,12 @@ let rows: AddressRow[];
 let index: AddressIndex;
 let provider: ReturnType<typeof createEmbeddedAddressProvider>;
 
+// Building an index of 200 000 rows takes seconds on an idle machine and much longer on a busy one.
 beforeAll(() => {
   rows = generateSyntheticAddresses(COUNT, 20_26);
   index = buildAddressIndex(rows, { country: "US" });
   provider = createEmbeddedAddressProvider(index);
-});
+}, 300_000);
 
 /** Every 997th row: spread over the cities, streets and buildings. */
 const sampled = () => rows.filter((_, i) => i % 997 === 0);
