@@ -8,5 +8,8 @@ export * from "./machine/machine-suite.ts";
 export * from "./payment/payment-rail-contract.ts";
 export * from "./print/print-job-fixtures.ts";
 export * from "./print/print-provider-contract.ts";
+export * from "./queue/job-queue-contract.ts";
+export * from "./servers/postgres-server.ts";
+export * from "./servers/s3-server.ts";
 export * from "./store/blob-store-contract.ts";
 export * from "./store/store-contract.ts";

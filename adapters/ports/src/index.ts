@@ -3,6 +3,7 @@ export * from "./blob-store.ts";
 export * from "./checkout-payments.ts";
 export * from "./errors.ts";
 export * from "./florist-provider.ts";
+export * from "./job-queue.ts";
 export * from "./lazy-payment-rail.ts";
 export * from "./payment-rail.ts";
 export * from "./print-provider.ts";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Blob, BlobInfo, BlobStore } from "@mailpiece/ports";
+import type { Blob, BlobBody, BlobInfo, BlobStore } from "@mailpiece/ports";
 import { isValidKey, MAX_BLOB_BYTES, PortError } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
 import { runSuite } from "../kit.ts";
@@ -13,7 +13,17 @@ type Fault =
   | "keeps the caller's buffer"
   | "upper-case sha256"
   | "delete always true"
-  | "delete then write";
+  | "delete then write"
+  | "no streams"
+  | "putStream: no key check"
+  | "getStream: no key check"
+  | "putStream: keeps the caller's chunks"
+  | "putStream: writes as it reads"
+  | "putStream: limit off by one"
+  | "putStream: no size check"
+  | "putStream: ignores the declared size"
+  | "putStream: keeps a failed body's bytes"
+  | "getStream: drops the last byte";
 
 /** A deliberately plain in-memory BlobStore: correct with no faults. */
 function referenceBlobs(
@@ -21,11 +31,17 @@ function referenceBlobs(
   durable = false,
   data = new Map<string, Blob>(),
 ): BlobStore {
-  const check = (key: unknown) => {
-    if (!faults.has("no key check") && !isValidKey(key)) throw new PortError("invalid_key", "invalid key");
+  const check = (key: unknown, fault?: Fault) => {
+    if (faults.has("no key check") || (fault && faults.has(fault))) return;
+    if (!isValidKey(key)) throw new PortError("invalid_key", "invalid key");
   };
   const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return {
+  const infoOf = (key: string, bytes: Uint8Array, contentType: string | undefined): BlobInfo => {
+    let sha256 = createHash("sha256").update(bytes).digest("hex");
+    if (faults.has("upper-case sha256")) sha256 = sha256.toUpperCase();
+    return { key, size: bytes.byteLength, contentType: contentType ?? "application/octet-stream", sha256 };
+  };
+  const blobs: BlobStore = {
     name: "reference",
     capabilities: { durable, shared: false },
     async put(key, bytes, options) {
@@ -34,14 +50,7 @@ function referenceBlobs(
         ? bytes.byteLength >= MAX_BLOB_BYTES
         : bytes.byteLength > MAX_BLOB_BYTES;
       if (tooLarge && !faults.has("no size check")) throw new PortError("blob_too_large", "too large");
-      let sha256 = createHash("sha256").update(bytes).digest("hex");
-      if (faults.has("upper-case sha256")) sha256 = sha256.toUpperCase();
-      const info: BlobInfo = {
-        key,
-        size: bytes.byteLength,
-        contentType: options?.contentType ?? "application/octet-stream",
-        sha256,
-      };
+      const info = infoOf(key, bytes, options?.contentType);
       const kept = faults.has("keeps the caller's buffer") ? bytes : Uint8Array.from(bytes);
       if (faults.has("delete then write")) {
         data.delete(key);
@@ -67,6 +76,84 @@ function referenceBlobs(
     },
     async close() {},
   };
+  if (faults.has("no streams")) return blobs;
+
+  blobs.putStream = async (key, body, options) => {
+    check(key, "putStream: no key check");
+    const declared = faults.has("putStream: ignores the declared size") ? undefined : options?.size;
+    if (declared !== undefined && declared > MAX_BLOB_BYTES)
+      throw new PortError("blob_too_large", "too large");
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const partial = () => new Uint8Array(Buffer.concat(chunks));
+    try {
+      for await (const chunk of chunksOf(body)) {
+        chunks.push(faults.has("putStream: keeps the caller's chunks") ? chunk : chunk.slice());
+        size += chunk.byteLength;
+        const over = faults.has("putStream: limit off by one")
+          ? size >= MAX_BLOB_BYTES
+          : size > MAX_BLOB_BYTES;
+        if (over && !faults.has("putStream: no size check"))
+          throw new PortError("blob_too_large", "too large");
+        if (faults.has("putStream: writes as it reads")) {
+          const bytes = partial();
+          data.set(key, { info: infoOf(key, bytes, options?.contentType), bytes });
+        }
+      }
+    } catch (error) {
+      if (faults.has("putStream: keeps a failed body's bytes")) {
+        const bytes = partial();
+        data.set(key, { info: infoOf(key, bytes, options?.contentType), bytes });
+      }
+      throw error;
+    }
+    if (declared !== undefined && declared !== size)
+      throw new RangeError("the body is not of the declared size");
+    // The caller's chunks are joined only here, so the fault of keeping them shows once the caller reuses them.
+    const info = infoOf(key, partial(), options?.contentType);
+    const kept = chunks;
+    const blob: Blob = {
+      info,
+      get bytes() {
+        return new Uint8Array(Buffer.concat(kept));
+      },
+    };
+    data.set(key, blob);
+    return { ...info };
+  };
+
+  blobs.getStream = async (key) => {
+    check(key, "getStream: no key check");
+    const blob = data.get(key);
+    if (!blob) return undefined;
+    let bytes = blob.bytes.slice();
+    if (faults.has("getStream: drops the last byte") && bytes.byteLength > 0) bytes = bytes.subarray(0, -1);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= bytes.byteLength) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(bytes.slice(sent, sent + 65_536));
+        sent += 65_536;
+      },
+    });
+    return { info: { ...blob.info }, body };
+  };
+  return blobs;
+}
+
+async function* chunksOf(body: BlobBody): AsyncIterable<Uint8Array> {
+  if (body instanceof ReadableStream) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  }
+  yield* body;
 }
 
 async function runOne(
@@ -103,6 +190,31 @@ describe("blobStoreContract", () => {
     ["upper-case sha256", "get returns exactly the bytes last put, with size, contentType and sha256"],
     ["delete always true", "delete returns whether a blob was removed; get and head then return undefined"],
     ["delete then write", "put is atomic: readers see the old or the new bytes, never a mix"],
+    ["putStream: no key check", "rejects invalid keys with invalid_key"],
+    ["getStream: no key check", "rejects invalid keys with invalid_key"],
+    [
+      "putStream: keeps the caller's chunks",
+      "putStream stores the streamed bytes like put, with size, contentType and sha256",
+    ],
+    ["upper-case sha256", "putStream stores the streamed bytes like put, with size, contentType and sha256"],
+    [
+      "putStream: writes as it reads",
+      "putStream is atomic: readers see the old or the new bytes, never a mix",
+    ],
+    ["putStream: limit off by one", "putStream accepts a body of exactly MAX_BLOB_BYTES"],
+    [
+      "putStream: no size check",
+      "putStream refuses a body over MAX_BLOB_BYTES with blob_too_large and leaves no blob behind",
+    ],
+    [
+      "putStream: ignores the declared size",
+      "putStream refuses a body whose length differs from the declared size, changing nothing",
+    ],
+    ["putStream: keeps a failed body's bytes", "putStream changes nothing when the body fails"],
+    [
+      "getStream: drops the last byte",
+      "getStream streams exactly the bytes and info of the blob, or undefined when absent",
+    ],
   ];
   for (const [fault, test] of caught) {
     it(`catches a blob store with the fault "${fault}" in "${test}"`, async () => {
@@ -110,6 +222,13 @@ describe("blobStoreContract", () => {
       expect((await runOne(test, [])).ok, "the same test passes without the fault").toBe(true);
     }, 60_000);
   }
+
+  it("passes a correct blob store without putStream and getStream, whose stream tests then pass at once", async () => {
+    const report = await runSuite(
+      blobStoreContract({ create: async () => referenceBlobs(new Set(["no streams"])) }),
+    );
+    expect(report.outcomes.filter((o) => !o.ok)).toEqual([]);
+  }, 60_000);
 
   it("fails the durability test of a durable blob store when reopen is missing, saying so", async () => {
     const suite = blobStoreContract({ create: async () => referenceBlobs(new Set(), true) });

@@ -15,6 +15,13 @@ export const BLOB_STORE_CONTRACT_NAMES = [
   "put is atomic: readers see the old or the new bytes, never a mix",
   "delete returns whether a blob was removed; get and head then return undefined",
   "durable: acknowledged blobs survive reopen",
+  "putStream stores the streamed bytes like put, with size, contentType and sha256",
+  "putStream is atomic: readers see the old or the new bytes, never a mix",
+  "putStream accepts a body of exactly MAX_BLOB_BYTES",
+  "putStream refuses a body over MAX_BLOB_BYTES with blob_too_large and leaves no blob behind",
+  "putStream refuses a body whose length differs from the declared size, changing nothing",
+  "putStream changes nothing when the body fails",
+  "getStream streams exactly the bytes and info of the blob, or undefined when absent",
 ] as const;
 
 export type BlobStoreContractName = (typeof BLOB_STORE_CONTRACT_NAMES)[number];
@@ -28,7 +35,10 @@ export interface BlobStoreContractOptions {
   reopen?(previous: BlobStore): Promise<BlobStore>;
 }
 
-/** The BlobStore contract: one named test per MUST sentence of `BlobStore` (adapters/ports/src/blob-store.ts). */
+/**
+ * The BlobStore contract: one named test per MUST sentence of `BlobStore` (adapters/ports/src/blob-store.ts). The
+ * tests of `putStream` and `getStream` pass at once for a blob store that does not have the method.
+ */
 export function blobStoreContract(options: BlobStoreContractOptions): Suite<BlobStoreContractName> {
   const withBlobs =
     (body: (blobs: BlobStore) => Promise<void>): (() => Promise<void>) =>
@@ -63,6 +73,18 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
         await rejectsWithCode(() => blobs.get(key), "invalid_key", `get(${label})`);
         await rejectsWithCode(() => blobs.head(key), "invalid_key", `head(${label})`);
         await rejectsWithCode(() => blobs.delete(key), "invalid_key", `delete(${label})`);
+        if (blobs.putStream) {
+          const putStream = blobs.putStream.bind(blobs);
+          await rejectsWithCode(
+            () => putStream(key, iterableOf([bytesOf("x")])),
+            "invalid_key",
+            `putStream(${label})`,
+          );
+        }
+        if (blobs.getStream) {
+          const getStream = blobs.getStream.bind(blobs);
+          await rejectsWithCode(() => getStream(key), "invalid_key", `getStream(${label})`);
+        }
       }
       const kept = await blobs.get("keep");
       assert.ok(kept, "the blob written before is still there");
@@ -260,6 +282,298 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
         await current?.close();
       }
     },
+
+    "putStream stores the streamed bytes like put, with size, contentType and sha256": withBlobs(
+      async (blobs) => {
+        const putStream = putStreamOf(blobs);
+        if (!putStream) return;
+        const chunks = [
+          patterned(1, 1),
+          new Uint8Array(0),
+          patterned(7, 2),
+          patterned(65_536, 3),
+          patterned(300_001, 4),
+        ];
+        const expected = concat(chunks);
+        const info = await putStream("docs:letter.pdf", webStreamOf(chunks), {
+          contentType: "application/pdf",
+        });
+        assertInfo(
+          info,
+          { key: "docs:letter.pdf", bytes: expected, contentType: "application/pdf" },
+          "putStream",
+        );
+        for (const chunk of chunks) chunk.fill(0);
+        const blob = await blobs.get("docs:letter.pdf");
+        assert.ok(blob, "get finds the streamed blob");
+        assertBlob(
+          blob,
+          { key: "docs:letter.pdf", bytes: expected, contentType: "application/pdf" },
+          "get after the caller reused its chunks",
+        );
+        assert.deepEqual(
+          await blobs.head("docs:letter.pdf"),
+          info,
+          "head returns the info putStream returned",
+        );
+        assert.deepEqual(
+          await blobs.put("docs:same", expected, { contentType: "application/pdf" }),
+          { ...info, key: "docs:same" },
+          "put of the same bytes returns the same info",
+        );
+
+        const replaced = [bytesOf("%PDF-1.7 "), bytesOf("replaced")];
+        const again = await putStream("docs:letter.pdf", iterableOf(replaced), {
+          contentType: "application/x-pdf",
+          size: 17,
+        });
+        assertInfo(
+          again,
+          { key: "docs:letter.pdf", bytes: concat(replaced), contentType: "application/x-pdf" },
+          "putStream over a blob, from an async iterable",
+        );
+        const latest = await blobs.get("docs:letter.pdf");
+        assert.ok(latest);
+        assertBlob(
+          latest,
+          { key: "docs:letter.pdf", bytes: concat(replaced), contentType: "application/x-pdf" },
+          "get after the replacing putStream",
+        );
+
+        const empty = await putStream("docs:empty", iterableOf([]));
+        assert.equal(empty.size, 0, "a body with no chunks is a zero-byte blob");
+        assert.equal(empty.sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert.equal(typeof empty.contentType, "string", "a blob put without contentType still has one");
+        assert.ok(empty.contentType.length > 0);
+        const emptyBlob = await blobs.get("docs:empty");
+        assert.ok(emptyBlob, "a zero-byte streamed blob exists");
+        assertBlob(
+          emptyBlob,
+          { key: "docs:empty", bytes: new Uint8Array(0), contentType: empty.contentType },
+          "get of a zero-byte streamed blob",
+        );
+      },
+    ),
+
+    "putStream is atomic: readers see the old or the new bytes, never a mix": withBlobs(async (blobs) => {
+      const putStream = putStreamOf(blobs);
+      if (!putStream) return;
+      const versions = [patterned(196_608, 11), patterned(196_611, 12), patterned(1, 13), new Uint8Array(0)];
+      const known = new Map(versions.map((bytes) => [sha256Hex(bytes), bytes]));
+      await blobs.put("atomic", Uint8Array.from(versions[0] as Uint8Array));
+      let reads = 0;
+      for (let round = 0; round < 6; round++) {
+        const bytes = versions[(round + 1) % versions.length] as Uint8Array;
+        let written = false;
+        // The body yields small chunks with a turn of the event loop between them, so readers run in the middle.
+        const writing: Promise<BlobInfo> = putStream("atomic", slowIterableOf(bytes, 16_384)).finally(() => {
+          written = true;
+        });
+        const readers = Array.from({ length: 3 }, async (_, reader) => {
+          do {
+            const what = `round ${round}, reader ${reader}, read ${reads++}`;
+            const blob = await blobs.get("atomic");
+            assert.ok(blob, `${what}: the blob never disappears while it is replaced`);
+            const actual = sha256Hex(blob.bytes);
+            assert.ok(
+              known.has(actual),
+              `${what}: the bytes are exactly one of the versions put, never a part`,
+            );
+            assert.equal(blob.info.sha256, actual, `${what}: info.sha256 describes the bytes returned`);
+            assert.equal(
+              blob.info.size,
+              blob.bytes.byteLength,
+              `${what}: info.size describes the bytes returned`,
+            );
+            const head = await blobs.head("atomic");
+            assert.ok(head && known.has(head.sha256), `${what}: head describes one of the versions put`);
+          } while (!written);
+        });
+        const [returned] = await Promise.all([writing, ...readers]);
+        assert.equal(
+          returned.sha256,
+          sha256Hex(bytes),
+          `round ${round}: putStream returns the info of its body`,
+        );
+      }
+      const last = await blobs.get("atomic");
+      assert.ok(last);
+      assert.equal(sha256Hex(last.bytes), sha256Hex(versions[6 % versions.length] as Uint8Array));
+    }),
+
+    "putStream accepts a body of exactly MAX_BLOB_BYTES": withBlobs(async (blobs) => {
+      const putStream = putStreamOf(blobs);
+      if (!putStream) return;
+      const body = largeBody(MAX_BLOB_BYTES, 21);
+      const info = await putStream("big", body.chunks(), { contentType: "application/pdf" });
+      assert.deepEqual(info, {
+        key: "big",
+        size: MAX_BLOB_BYTES,
+        contentType: "application/pdf",
+        sha256: body.sha256,
+      });
+      assert.deepEqual(await blobs.head("big"), info, "head describes the streamed blob");
+      const blob = await blobs.get("big");
+      assert.ok(blob, "the largest allowed streamed blob is stored");
+      assert.equal(blob.bytes.byteLength, MAX_BLOB_BYTES);
+      assert.equal(sha256Hex(blob.bytes), body.sha256, "same bytes");
+      assert.deepEqual(blob.info, info);
+      assert.equal(await blobs.delete("big"), true);
+    }),
+
+    "putStream refuses a body over MAX_BLOB_BYTES with blob_too_large and leaves no blob behind": withBlobs(
+      async (blobs) => {
+        const putStream = putStreamOf(blobs);
+        if (!putStream) return;
+        const small = bytesOf("the old bytes");
+        const before = await blobs.put("doc", small, { contentType: "text/plain" });
+        const tooLarge = largeBody(MAX_BLOB_BYTES + 1, 22);
+        await rejectsWithCode(
+          () => putStream("doc", tooLarge.chunks()),
+          "blob_too_large",
+          "putStream of MAX_BLOB_BYTES + 1 over a blob",
+        );
+        await rejectsWithCode(
+          () => putStream("fresh", tooLarge.chunks(), { contentType: "application/pdf" }),
+          "blob_too_large",
+          "putStream of MAX_BLOB_BYTES + 1",
+        );
+        let read = false;
+        const unread = (async function* () {
+          read = true;
+          yield bytesOf("x");
+        })();
+        await rejectsWithCode(
+          () => putStream("declared", unread, { size: MAX_BLOB_BYTES + 1 }),
+          "blob_too_large",
+          "putStream with size MAX_BLOB_BYTES + 1",
+        );
+        assert.equal(read, false, "a declared size over MAX_BLOB_BYTES is refused before the body is read");
+        const blob = await blobs.get("doc");
+        assert.ok(blob);
+        assertBlob(
+          blob,
+          { key: "doc", bytes: small, contentType: "text/plain" },
+          "the old blob is unchanged",
+        );
+        assert.deepEqual(blob.info, before);
+        for (const key of ["fresh", "declared"]) {
+          assert.equal(await blobs.get(key), undefined, `nothing was stored under ${key}`);
+          assert.equal(await blobs.head(key), undefined);
+        }
+      },
+    ),
+
+    "putStream refuses a body whose length differs from the declared size, changing nothing": withBlobs(
+      async (blobs) => {
+        const putStream = putStreamOf(blobs);
+        if (!putStream) return;
+        const small = bytesOf("the old bytes");
+        const before = await blobs.put("doc", small, { contentType: "text/plain" });
+        const shorter = [bytesOf("ten bytes!")];
+        const longer = [bytesOf("twelve "), bytesOf("bytes")];
+        await rejectsSomehow(
+          () => putStream("doc", iterableOf(shorter), { size: 11 }),
+          "10 bytes declared as 11",
+        );
+        await rejectsSomehow(
+          () => putStream("doc", webStreamOf(longer), { size: 11 }),
+          "12 bytes declared as 11",
+        );
+        await rejectsSomehow(
+          () => putStream("fresh", iterableOf(longer), { size: 0 }),
+          "12 bytes declared as 0",
+        );
+        await rejectsSomehow(() => putStream("fresh", iterableOf([]), { size: 1 }), "0 bytes declared as 1");
+        const blob = await blobs.get("doc");
+        assert.ok(blob);
+        assertBlob(
+          blob,
+          { key: "doc", bytes: small, contentType: "text/plain" },
+          "the old blob is unchanged",
+        );
+        assert.deepEqual(blob.info, before);
+        assert.equal(await blobs.head("fresh"), undefined, "nothing was stored under a fresh key");
+        const exact = await putStream("doc", iterableOf([bytesOf("eleven byte")]), { size: 11 });
+        assert.equal(exact.size, 11, "a body of the declared size is stored");
+        assert.equal((await putStream("zero", iterableOf([]), { size: 0 })).size, 0, "so is an empty one");
+      },
+    ),
+
+    "putStream changes nothing when the body fails": withBlobs(async (blobs) => {
+      const putStream = putStreamOf(blobs);
+      if (!putStream) return;
+      const small = bytesOf("the old bytes");
+      const before = await blobs.put("doc", small, { contentType: "text/plain" });
+      const failing = (bytes: number) =>
+        (async function* () {
+          const chunk = patterned(65_536, 31);
+          for (let sent = 0; sent < bytes; sent += chunk.byteLength) yield Uint8Array.from(chunk);
+          throw new Error("the body failed");
+        })();
+      const erroring = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytesOf("some bytes"));
+          controller.error(new Error("the stream failed"));
+        },
+      });
+      await rejectsSomehow(() => putStream("doc", failing(200_000)), "a body that throws over a blob");
+      await rejectsSomehow(() => putStream("doc", erroring), "a web stream that errors over a blob");
+      await rejectsSomehow(
+        () => putStream("doc", failing(12 * 1024 * 1024)),
+        "a 12 MiB body that then throws",
+      );
+      await rejectsSomehow(() => putStream("fresh", failing(0)), "a body that throws at once");
+      await rejectsSomehow(
+        () => putStream("fresh", failing(12 * 1024 * 1024)),
+        "a 12 MiB body under a fresh key",
+      );
+      const blob = await blobs.get("doc");
+      assert.ok(blob);
+      assertBlob(blob, { key: "doc", bytes: small, contentType: "text/plain" }, "the old blob is unchanged");
+      assert.deepEqual(blob.info, before);
+      assert.equal(await blobs.get("fresh"), undefined, "nothing was stored under a fresh key");
+      assert.equal(await blobs.head("fresh"), undefined);
+    }),
+
+    "getStream streams exactly the bytes and info of the blob, or undefined when absent": withBlobs(
+      async (blobs) => {
+        const getStream = blobs.getStream?.bind(blobs);
+        if (!getStream) return;
+        assert.equal(await getStream("docs:absent"), undefined, "getStream of an absent blob");
+        const bytes = patterned(300_001, 41);
+        const info = await blobs.put("docs:letter.pdf", bytes, { contentType: "application/pdf" });
+        const streamed = await getStream("docs:letter.pdf");
+        assert.ok(streamed, "getStream finds the blob");
+        assert.deepEqual(streamed.info, info, "getStream returns the info put returned");
+        assert.deepEqual(await blobs.head("docs:letter.pdf"), streamed.info, "and the info head returns");
+        const read = await readAll(streamed.body);
+        assert.equal(read.byteLength, bytes.byteLength, "the body yields as many bytes as were put");
+        assert.ok(Buffer.from(read).equals(Buffer.from(bytes)), "the body yields exactly the bytes put");
+
+        await blobs.put("docs:empty", new Uint8Array(0), { contentType: "text/plain" });
+        const empty = await getStream("docs:empty");
+        assert.ok(empty, "getStream finds a zero-byte blob");
+        assert.equal(empty.info.size, 0);
+        assert.equal(
+          (await readAll(empty.body)).byteLength,
+          0,
+          "the body of a zero-byte blob yields nothing",
+        );
+
+        const cancelled = await getStream("docs:letter.pdf");
+        assert.ok(cancelled);
+        const reader = cancelled.body.getReader();
+        await reader.read();
+        await reader.cancel();
+        assert.equal(
+          await blobs.delete("docs:letter.pdf"),
+          true,
+          "delete after a body was read in part and cancelled",
+        );
+        assert.equal(await getStream("docs:letter.pdf"), undefined, "getStream after delete");
+      },
+    ),
   };
 
   return {
@@ -269,6 +583,95 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
       run: tests[name],
     })),
   };
+}
+
+type PutStream = NonNullable<BlobStore["putStream"]>;
+
+function putStreamOf(blobs: BlobStore): PutStream | undefined {
+  return blobs.putStream?.bind(blobs);
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Yields each chunk in turn (the chunks themselves, not copies). */
+function iterableOf(chunks: readonly Uint8Array[]): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    yield* chunks;
+  })();
+}
+
+/** A web stream of the chunks (the chunks themselves, not copies), one per pull. */
+function webStreamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+/** `bytes` in chunks of `chunkSize`, with a turn of the event loop before each. */
+function slowIterableOf(bytes: Uint8Array, chunkSize: number): AsyncIterable<Uint8Array> {
+  return (async function* () {
+    for (let start = 0; start < bytes.byteLength; start += chunkSize) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      yield bytes.slice(start, start + chunkSize);
+    }
+  })();
+}
+
+const LARGE_CHUNK = 1024 * 1024;
+
+/**
+ * A body of `length` bytes that is never whole in memory: fresh 1 MiB chunks of a pattern, each stamped with its
+ * index (so a lost, repeated or reordered chunk changes the hash), with its sha256.
+ */
+function largeBody(length: number, seed: number): { chunks(): AsyncIterable<Uint8Array>; sha256: string } {
+  const template = patterned(LARGE_CHUNK, seed);
+  function* parts(): Generator<Uint8Array> {
+    for (let index = 0, start = 0; start < length; index++, start += LARGE_CHUNK) {
+      const chunk = template.slice(0, Math.min(LARGE_CHUNK, length - start));
+      if (chunk.byteLength >= 4) new DataView(chunk.buffer).setUint32(0, index);
+      yield chunk;
+    }
+  }
+  const hash = createHash("sha256");
+  for (const part of parts()) hash.update(part);
+  const sha256 = hash.digest("hex");
+  return {
+    chunks: () =>
+      (async function* () {
+        yield* parts();
+      })(),
+    sha256,
+  };
+}
+
+async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    assert.ok(value instanceof Uint8Array, "the body yields Uint8Array chunks");
+    chunks.push(value);
+  }
+  return concat(chunks);
+}
+
+/** Asserts that `action` rejects, with any error. */
+async function rejectsSomehow(action: () => Promise<unknown>, what: string): Promise<void> {
+  let outcome: unknown;
+  try {
+    outcome = await action();
+  } catch {
+    return;
+  }
+  assert.fail(`${what}: expected putStream to reject, but it succeeded with ${JSON.stringify(outcome)}`);
 }
 
 function bytesOf(text: string): Uint8Array {

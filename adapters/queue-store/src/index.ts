@@ -1,0 +1,2 @@
+export type { StoreJobQueueOptions } from "./store-job-queue.ts";
+export { createStoreJobQueue } from "./store-job-queue.ts";

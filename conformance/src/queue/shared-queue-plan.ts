@@ -1,0 +1,61 @@
+/**
+ * What the shared-queue test asks of each process, and the messages it exchanges with them. Every process runs the
+ * same phases at the same time; the suite starts a phase only once every process has finished the one before.
+ */
+
+/** How another process opens a queue: a module, the function it exports and that function's options. */
+export interface JobQueueOpening {
+  /** Absolute path or `file:` URL of an ES module; TypeScript modules run through tsx. */
+  module: string;
+  /** The name of the exported function that opens the queue: `(options) => JobQueue | Promise<JobQueue>`. */
+  export: string;
+  /** Passed to that function, as JSON. The other process keeps time by its own system clock. */
+  options?: unknown;
+}
+
+/** How many processes open the queue besides the suite's own. */
+export const SHARED_QUEUE_PROCESSES = 3;
+
+export const SHARED_QUEUE_PLAN = Object.freeze({
+  /** The queue every process uses. */
+  queue: "contract-shared",
+  /** Keys every process enqueues at once: exactly one creator each. */
+  keys: 24,
+  /** Lease loops each process runs at once while draining the queue. */
+  leasers: 2,
+  /** Jobs per lease call. */
+  limit: 3,
+  /** Long enough that no lease expires during the test, on any process's clock. */
+  leaseMs: 3_600_000,
+});
+
+export const sharedJobKey = (i: number) => `shared:${i}`;
+
+export const SHARED_QUEUE_PHASES = ["enqueue", "drain"] as const;
+export type SharedQueuePhase = (typeof SHARED_QUEUE_PHASES)[number];
+
+export interface EnqueuePhaseResult {
+  enqueued: Array<{ i: number; created: boolean; id: string }>;
+}
+export interface DrainPhaseResult {
+  /** Every job a lease of this process returned, in order. */
+  leased: Array<{ key: string; id: string; attempts: number }>;
+  /** What `complete` answered for each of them. */
+  completed: boolean[];
+}
+
+export interface SharedQueueResults {
+  enqueue: EnqueuePhaseResult;
+  drain: DrainPhaseResult;
+}
+
+export type ToQueueProcess =
+  | { type: "open"; opening: JobQueueOpening; worker: number }
+  | { type: "phase"; phase: SharedQueuePhase }
+  | { type: "close" };
+
+export type FromQueueProcess =
+  | { type: "ready" }
+  | { type: "done"; phase: SharedQueuePhase; result: unknown }
+  | { type: "failed"; message: string }
+  | { type: "closed" };
