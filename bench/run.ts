@@ -17,6 +17,10 @@ const benches: [string, () => Promise<string>][] = [
   ["mcp", async () => (await import("./mcp.ts")).benchMcp()],
   ["ledger", async () => (await import("./ledger.ts")).benchLedger()],
   ["v1", async () => (await import("./v1.ts")).benchV1()],
+  ["stores", async () => (await import("./stores.ts")).benchStores()],
+  ["queue", async () => (await import("./queue.ts")).benchQueue()],
+  ["blobs", async () => (await import("./blobs.ts")).benchBlobs()],
+  ["fulfilment", async () => (await import("./fulfilment.ts")).benchFulfilment()],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -1,7 +1,7 @@
 import { startLifecycle } from "@mailpiece/lifecycle";
 import type { Issue, NormalizedOrder } from "@mailpiece/orders";
 import { compileTemplate, DEFAULT_RENDER, fillTemplate } from "@mailpiece/orders";
-import type { Store } from "@mailpiece/ports";
+import type { JobQueue, Store } from "@mailpiece/ports";
 import type { CampaignOrder, CampaignPlan, CampaignRecord } from "./campaign-record.ts";
 import type { CampaignValidationView } from "./campaigns.ts";
 import { validateCampaign } from "./campaigns.ts";
@@ -88,6 +88,7 @@ export async function prepareCampaign(
  */
 export async function spawnCampaignOrders(
   store: Store,
+  jobs: JobQueue,
   campaign: CampaignRecord,
   now: number,
 ): Promise<string[]> {
@@ -147,7 +148,7 @@ export async function spawnCampaignOrders(
       updated_at: now,
     };
     await store.create(orderKey(id), child);
-    await enqueueFulfilment(store, id, now);
+    await enqueueFulfilment(jobs, id, now);
   }
   return ids;
 }

@@ -34,7 +34,7 @@ export function campaignPayable(ctx: OrderContext): Payable<CampaignRecord> {
       if (paid.plan.child_ids.length === 0) {
         if (paid.plan.content_mode === "pdf" && !paid.pdf) paid = await recoverPdf(ctx, paid);
         // Each piece's id is derived from the campaign and its row: making them again makes nothing new.
-        const children = await spawnCampaignOrders(ctx.store, paid, ctx.clock.now());
+        const children = await spawnCampaignOrders(ctx.store, ctx.jobs, paid, ctx.clock.now());
         paid = await updateCampaign(ctx.store, paid.id, ctx.clock.now, (c) =>
           c.plan.child_ids.length > 0 ? undefined : { ...c, plan: { ...c.plan, child_ids: children } },
         );

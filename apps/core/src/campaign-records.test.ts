@@ -108,7 +108,7 @@ describe("a campaign's record", () => {
     expect(again.plan.child_ids).toEqual(first.plan.child_ids);
     expect((await t.campaign(id))?.plan.child_ids).toEqual(first.plan.child_ids);
     expect((await t.keys("orders:")).sort()).toEqual(first.plan.child_ids.map((c) => `orders:${c}`).sort());
-    expect(await t.keys("work:fulfilment:")).toHaveLength(3);
+    expect(await t.keys("jobs:job:fulfilment:order:")).toHaveLength(3);
     const children = await Promise.all(first.plan.child_ids.map((c) => t.order(c)));
     expect(children.map((c) => [c?.campaign_id, c?.row_number, c?.order.recipient?.name])).toEqual([
       [id, 1, "Grace Hopper"],

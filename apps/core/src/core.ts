@@ -9,11 +9,13 @@ import type {
   Clock,
   FloristProvider,
   IdGenerator,
+  JobQueue,
   PaymentRail,
   PrintProvider,
   Store,
 } from "@mailpiece/ports";
 import { randomIds, systemClock } from "@mailpiece/ports";
+import { createStoreJobQueue } from "@mailpiece/queue-store";
 import type { AddressSearchInput } from "./addresses.ts";
 import { addressSearch } from "./addresses.ts";
 import { campaignPayable } from "./campaign-payable.ts";
@@ -163,6 +165,11 @@ export interface CoreDeps {
    * The core closes it on close().
    */
   pdfWork?: PdfWork;
+  /**
+   * The job queue background work runs on (fulfilment of paid orders); default: the embedded queue on `store`,
+   * which several processes share when the store is shared.
+   */
+  jobs?: JobQueue;
   /** Told of failures of work that runs after its request answered (automatic refills); default: ignored. */
   onBackgroundError?: (error: unknown) => void;
 }
@@ -190,6 +197,8 @@ export interface MailpieceCore {
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The job queue background work runs on. */
+  readonly jobs: JobQueue;
   /** The rails this deployment takes payments on, the hosted checkout's (`checkout`) included. */
   readonly rails: PaymentRails;
   /**
@@ -385,10 +394,13 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const signer = config.previewSecret
     ? createPreviewSigner(config.previewSecret, config.previewTtlMs)
     : undefined;
+  const clock = deps.clock ?? systemClock;
+  const jobs = deps.jobs ?? createStoreJobQueue({ store: deps.store, clock });
   const ctx: OrderContext = {
     store: deps.store,
     blobs: deps.blobs,
-    clock: deps.clock ?? systemClock,
+    clock,
+    jobs,
     ids: deps.ids ?? randomIds,
     config,
     workflows,
@@ -421,6 +433,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ids: ctx.ids,
     config,
     credits,
+    jobs,
     quoteTtlMs: config.quoteTtlMs,
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
   };
@@ -627,6 +640,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     async close() {
       await Promise.allSettled([...background]);
       await deps.pdfWork?.close();
+      if (!deps.jobs) await jobs.close();
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
   };

@@ -6,7 +6,7 @@ import {
   peekRequest,
 } from "@mailpiece/idempotency";
 import { startLifecycle } from "@mailpiece/lifecycle";
-import type { BlobStore, Clock, IdGenerator, Store } from "@mailpiece/ports";
+import type { BlobStore, Clock, IdGenerator, JobQueue, Store } from "@mailpiece/ports";
 import { campaignKind } from "./campaign-payable.ts";
 import { campaignStatusView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
@@ -49,6 +49,8 @@ export interface OrderContext extends DocumentContext {
   config: CoreConfig;
   /** The payment rails of this deployment (and the hosted checkout's), for paying and confirming settlements. */
   rails: PaymentRails;
+  /** Where paid orders wait for fulfilment. */
+  jobs: JobQueue;
 }
 
 export type CreateOrderInput = CreateInput;
@@ -158,7 +160,7 @@ export function orderPayable(ctx: OrderContext): Payable<OrderRecord> {
       record.lifecycle ??= startLifecycle({ source: "payment", at, id: ctx.ids.uuid() });
     },
     async afterPaid(record) {
-      await enqueueFulfilment(ctx.store, record.id, ctx.clock.now());
+      await enqueueFulfilment(ctx.jobs, record.id, ctx.clock.now());
       // A paid order is no draft: the same letter sent again is a new mailing under a new request_id.
       await ctx.store.delete(draftKeyOf(record.draft_key));
       return record;

@@ -9,12 +9,14 @@ import type {
   BlobStore,
   Clock,
   IdGenerator,
+  JobQueue,
+  LeasedJob,
   PrintAddress,
   PrintJob,
   PrintProvider,
   Store,
 } from "@mailpiece/ports";
-import { isDefiniteRefusal, PortError, PrintError, routeProvider } from "@mailpiece/ports";
+import { isDefiniteRefusal, PrintError, routeProvider } from "@mailpiece/ports";
 import { todayUtc } from "@mailpiece/typesetter/light";
 import { formRefusalAtFulfilment } from "./forms.ts";
 import type { OrderRecord } from "./order-record.ts";
@@ -27,6 +29,8 @@ export interface FulfilmentContext {
   blobs: BlobStore;
   clock: Clock;
   ids: IdGenerator;
+  /** The queue of paid orders: one job per order (`order:<id>`) until it reaches a final status. */
+  jobs: JobQueue;
   providers: readonly PrintProvider[];
   /** Runs typesetting off the event loop; absent: on this thread. */
   pdf?: PdfWork;
@@ -34,7 +38,10 @@ export interface FulfilmentContext {
   workflows?: readonly Workflow[];
   /** How often an order in production is asked about again. */
   pollMs?: number;
-  /** How long one process holds an order it works on; another process takes over after that. */
+  /**
+   * How long one process holds an order it works on without a sign of life; another process takes over after that.
+   * The holder renews the lease while it works, so a long step keeps it and a crashed process loses it soon.
+   */
   leaseMs?: number;
   /** A name for this process, written into leases. */
   owner?: string;
@@ -42,103 +49,107 @@ export interface FulfilmentContext {
   afterSteps?: (order: OrderRecord) => Promise<OrderRecord>;
 }
 
-/** The work queue entry of one paid order: persisted, so fulfilment survives a restart. */
-interface WorkItem {
-  order_id: string;
-  next_at: number;
-  lease_until?: number;
-  owner?: string;
-  attempts: number;
-}
+/** The job queue of paid orders on their way to the printer and the mailbox. */
+export const FULFILMENT_QUEUE = "fulfilment";
+/** The key of an order's fulfilment job: one per order while it is on its way. */
+export const fulfilmentJobKey = (orderId: string) => `order:${orderId}`;
+/** Orders leased per lease call; a round leases again until the queue has no due order left. */
+const LEASE_BATCH = 8;
+/** Orders of one batch worked on at once (their steps mostly wait on the store, the printer or the PDF workers). */
+const PARALLEL = 4;
+const DEFAULT_LEASE_MS = 10_000;
 
-export const workKey = (orderId: string) => `work:fulfilment:${orderId}`;
-
-/** Puts a paid order on the fulfilment queue (idempotent). */
-export async function enqueueFulfilment(store: Store, orderId: string, at: number): Promise<void> {
-  await store.create<WorkItem>(workKey(orderId), { order_id: orderId, next_at: at, attempts: 0 });
+/** Puts a paid order on the fulfilment queue (idempotent; an order already queued for later is moved up to `at`). */
+export async function enqueueFulfilment(jobs: JobQueue, orderId: string, at: number): Promise<void> {
+  await jobs.enqueue({
+    queue: FULFILMENT_QUEUE,
+    key: fulfilmentJobKey(orderId),
+    payload: { order_id: orderId },
+    runAt: at,
+    moveEarlier: true,
+  });
 }
 
 /**
  * Moves every due order one or more steps along: document preparation, submission to a print provider (marked
  * submission_pending before the call, so an unknown outcome is reconciled with the provider, never resubmitted
- * blindly), then the provider's tracking until the order is delivered, returned, failed or canceled. Each order is
- * leased with compare-and-set, so two processes sharing a store never work on one order at once. Returns how
- * many orders it worked on.
+ * blindly), then the provider's tracking until the order is delivered, returned, failed or canceled. Orders are
+ * leased from the job queue, so two processes never work on one order at once and a round reads only due orders,
+ * however many wait for later. The leases of a batch are renewed while it is worked on, so a long step keeps its
+ * order and a crashed process loses its orders within `leaseMs`. Returns how many orders it worked on.
  */
 export async function runFulfilment(ctx: FulfilmentContext): Promise<number> {
-  const now = ctx.clock.now();
+  const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
   let worked = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.list<WorkItem>("work:fulfilment:", {
-      limit: 200,
-      ...(cursor ? { cursor } : {}),
+  for (;;) {
+    const leased = await ctx.jobs.lease<{ order_id: string }>(FULFILMENT_QUEUE, {
+      owner: ctx.owner ?? "worker",
+      limit: LEASE_BATCH,
+      leaseMs,
     });
-    for (const record of page.records) {
-      const item = record.value;
-      if (item.next_at > now || (item.lease_until !== undefined && item.lease_until > now)) continue;
-      const leased = await lease(ctx, record.key, record.version, item, now);
-      if (!leased) continue;
-      worked++;
-      await step(ctx, leased.item, leased.version);
+    worked += leased.length;
+    const held = new Map(leased.map((job) => [job.id, job]));
+    const renew = setInterval(
+      () => {
+        for (const job of held.values()) {
+          void ctx.jobs
+            .extend(job, leaseMs)
+            .then((renewed) => {
+              if (renewed && held.has(job.id)) held.set(job.id, renewed);
+            })
+            .catch(() => {
+              // A renewal that fails leaves the lease to run out; the order is worked on again after it.
+            });
+        }
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    renew.unref?.();
+    const failures: unknown[] = [];
+    try {
+      const queue = [...leased];
+      await Promise.all(
+        Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+          for (let job = queue.shift(); job; job = queue.shift()) {
+            await finishStep(ctx, job.id, job.payload.order_id, held).catch((error: unknown) => {
+              failures.push(error);
+            });
+          }
+        }),
+      );
+    } finally {
+      clearInterval(renew);
     }
-    cursor = page.cursor;
-  } while (cursor);
-  return worked;
+    if (failures.length > 0) throw failures[0];
+    if (leased.length < LEASE_BATCH) return worked;
+  }
 }
 
-async function lease(
+/** Works on one leased order and gives its job back: done, due again after `pollMs`, or failed with backoff. */
+async function finishStep(
   ctx: FulfilmentContext,
-  key: string,
-  version: number,
-  item: WorkItem,
-  now: number,
-): Promise<{ item: WorkItem; version: number } | undefined> {
-  const next: WorkItem = {
-    ...item,
-    lease_until: now + (ctx.leaseMs ?? 30_000),
-    owner: ctx.owner ?? "worker",
-  };
+  id: string,
+  orderId: string,
+  held: Map<string, LeasedJob<{ order_id: string }>>,
+): Promise<void> {
   try {
-    const saved = await ctx.store.put(key, next, { ifVersion: version });
-    return { item: next, version: saved.version };
+    const done = await step(ctx, orderId);
+    const job = held.get(id)!;
+    held.delete(id);
+    if (done) await ctx.jobs.complete(job);
+    else await ctx.jobs.reschedule(job, { runAt: ctx.clock.now() + (ctx.pollMs ?? 1000) });
   } catch (error) {
-    if (PortError.isInstance(error) && error.code === "version_conflict") return undefined;
+    const job = held.get(id);
+    held.delete(id);
+    if (job) await ctx.jobs.fail(job, { error: error instanceof Error ? error.message : String(error) });
     throw error;
   }
 }
 
-async function release(
-  ctx: FulfilmentContext,
-  item: WorkItem,
-  version: number,
-  done: boolean,
-): Promise<void> {
-  const key = workKey(item.order_id);
-  try {
-    if (done) await ctx.store.delete(key, { ifVersion: version });
-    else {
-      const { lease_until: _l, owner: _o, ...rest } = item;
-      await ctx.store.put(
-        key,
-        { ...rest, next_at: ctx.clock.now() + (ctx.pollMs ?? 1000), attempts: item.attempts + 1 },
-        {
-          ifVersion: version,
-        },
-      );
-    }
-  } catch (error) {
-    // Someone took the lease over after it ran out; their view wins.
-    if (!(PortError.isInstance(error) && error.code === "version_conflict")) throw error;
-  }
-}
-
-async function step(ctx: FulfilmentContext, item: WorkItem, version: number): Promise<void> {
-  const stored = await loadOrder(ctx.store, item.order_id);
-  if (!stored?.value.lifecycle) {
-    await release(ctx, item, version, true);
-    return;
-  }
+/** Moves one order along; true when its work is over (a final status, or no such order). */
+async function step(ctx: FulfilmentContext, orderId: string): Promise<boolean> {
+  const stored = await loadOrder(ctx.store, orderId);
+  if (!stored?.value.lifecycle) return true;
   let order = stored.value;
   for (let moves = 0; moves < 6 && order.lifecycle && !isTerminal(order.lifecycle.status); moves++) {
     const before = order.lifecycle.status;
@@ -146,7 +157,7 @@ async function step(ctx: FulfilmentContext, item: WorkItem, version: number): Pr
     if (!order.lifecycle || order.lifecycle.status === before) break;
   }
   if (ctx.afterSteps) order = await ctx.afterSteps(order);
-  await release(ctx, item, version, order.lifecycle ? isTerminal(order.lifecycle.status) : true);
+  return order.lifecycle ? isTerminal(order.lifecycle.status) : true;
 }
 
 const meta = (ctx: FulfilmentContext, source: "system" | "provider" | "reconciliation", reason?: string) => ({

@@ -61,6 +61,8 @@ describe("loadConfig", () => {
     ["CHECKOUT_PAYMENTS", "paypal"],
     ["ADDRESS_PROVIDER", "google"],
     ["MCP_REQUESTS_PER_MINUTE", "0"],
+    ["BLOB_STORE", "disk"],
+    ["DATABASE_URL", "mysql://db/mailpiece"],
   ])("refuses %s=%s with an error naming the variable", (variable, value) => {
     let caught: unknown;
     try {
@@ -145,5 +147,43 @@ describe("UCP checkout", () => {
 describe("defaultPdfWorkers", () => {
   it("leaves one core to the event loop, with one worker at least and two at most", () => {
     expect([1, 2, 3, 4, 16].map(defaultPdfWorkers)).toEqual([1, 1, 2, 2, 2]);
+  });
+
+  it("needs DATABASE_URL with STORE=postgres, and the bucket and keys with BLOB_STORE=s3, naming what is missing", () => {
+    const missing = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).variable;
+      }
+      return undefined;
+    };
+    expect(missing({ STORE: "postgres" })).toBe("DATABASE_URL");
+    expect(missing({ BLOB_STORE: "s3" })).toBe("S3_BUCKET");
+    expect(missing({ BLOB_STORE: "s3", S3_BUCKET: "mail" })).toBe("S3_ACCESS_KEY_ID");
+    expect(missing({ BLOB_STORE: "s3", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k", S3_ENDPOINT: "ftp://x" })).toBe(
+      "S3_ENDPOINT",
+    );
+    const config = loadConfig({
+      STORE: "postgres",
+      DATABASE_URL: "postgres://mailpiece:secret@127.0.0.1:5432/mailpiece",
+      BLOB_STORE: "s3",
+      S3_BUCKET: "mail",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(config.store).toBe("postgres");
+    expect(config.blobs).toEqual({
+      kind: "s3",
+      s3: {
+        bucket: "mail",
+        region: "us-east-1",
+        endpoint: "http://127.0.0.1:9000",
+        accessKeyId: "key",
+        secretAccessKey: "secret",
+        forcePathStyle: true,
+      },
+    });
   });
 });

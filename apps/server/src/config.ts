@@ -5,15 +5,30 @@ import { defineError } from "@mailpiece/errors";
 import { FetchError, parseHostAllowList, parsePrivateHostList } from "@mailpiece/fetch-https";
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
 
+/** S3-compatible object storage for documents (BLOB_STORE=s3). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Another endpoint than AWS's (MinIO, R2, a local server). */
+  endpoint?: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
 /** The reference server's configuration, read from the environment (see the README's table). */
 export interface ServerConfig {
   host: string;
   port: number;
   /** Absent: the URL the server listens on. */
   publicUrl?: string;
-  store: "file" | "memory" | "redis";
+  store: "file" | "memory" | "redis" | "postgres";
   /** With STORE=redis: the Redis server every process shares. */
   redisUrl: string;
+  /** With STORE=postgres: the database every process shares (the system of record). */
+  databaseUrl?: string;
+  /** Where documents are kept: with the records (`store`, the default) or in S3-compatible object storage. */
+  blobs: { kind: "store" } | { kind: "s3"; s3: S3Config };
   dataDir: string;
   maxBodyBytes: number;
   /** Request body bytes all requests may hold at once. */
@@ -104,8 +119,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = env.HOST?.trim() || "127.0.0.1";
   const port = integer(env, "PORT", 3000, 0, 65535);
   const store = (env.STORE?.trim() || "file") as ServerConfig["store"];
-  if (store !== "file" && store !== "memory" && store !== "redis") {
-    throw new ConfigError("STORE", `must be "file", "memory" or "redis", not "${store}"`);
+  if (store !== "file" && store !== "memory" && store !== "redis" && store !== "postgres") {
+    throw new ConfigError("STORE", `must be "file", "memory", "redis" or "postgres", not "${store}"`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (store === "postgres" && !databaseUrl) {
+    throw new ConfigError(
+      "DATABASE_URL",
+      "is required with STORE=postgres (postgres://user:password@host/db)",
+    );
+  }
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// URL");
   }
   const logLevel = (env.LOG_LEVEL?.trim() || "info") as ServerConfig["logLevel"];
   if (!LOG_LEVELS.includes(logLevel))
@@ -182,6 +207,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(publicUrl ? { publicUrl } : {}),
     store,
     redisUrl: env.REDIS_URL?.trim() || "redis://127.0.0.1:6379",
+    ...(databaseUrl ? { databaseUrl } : {}),
+    blobs: blobConfig(env),
     dataDir: resolve(env.DATA_DIR?.trim() || ".data"),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxInflightBodyBytes: integer(env, "MAX_INFLIGHT_BODY_BYTES", 96 * 1024 * 1024, 1024, 2 ** 40),
@@ -260,6 +287,38 @@ function ucpConfig(env: Record<string, string | undefined>): ServerConfig["ucp"]
   if (!ok)
     throw new ConfigError("UCP_SIGNING_KEY", "must be a private EC P-256 JWK (kty EC, crv P-256, x, y, d)");
   return { profileHosts, signingKey: key };
+}
+
+/** BLOB_STORE: `store` (documents kept with the records, the default) or `s3` with its S3_* variables. */
+function blobConfig(env: Record<string, string | undefined>): ServerConfig["blobs"] {
+  const kind = env.BLOB_STORE?.trim() || "store";
+  if (kind === "store") return { kind: "store" };
+  if (kind !== "s3") throw new ConfigError("BLOB_STORE", `must be "store" or "s3", not "${kind}"`);
+  const need = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) throw new ConfigError(name, "is required with BLOB_STORE=s3");
+    return value;
+  };
+  const endpoint = env.S3_ENDPOINT?.trim() || undefined;
+  if (endpoint !== undefined) {
+    try {
+      const url = new URL(endpoint);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+    } catch {
+      throw new ConfigError("S3_ENDPOINT", "must be an absolute http(s) URL");
+    }
+  }
+  return {
+    kind: "s3",
+    s3: {
+      bucket: need("S3_BUCKET"),
+      region: env.S3_REGION?.trim() || "us-east-1",
+      ...(endpoint ? { endpoint } : {}),
+      accessKeyId: need("S3_ACCESS_KEY_ID"),
+      secretAccessKey: need("S3_SECRET_ACCESS_KEY"),
+      forcePathStyle: bool(env, "S3_FORCE_PATH_STYLE", endpoint !== undefined),
+    },
+  };
 }
 
 function checkoutPayments(env: Record<string, string | undefined>): ServerConfig["checkout"] {

@@ -468,7 +468,8 @@ export async function auditStore(dataDir: string, payers: Payer[]): Promise<Stor
         lifecycle?: { status: string };
       }>(store, "orders:")
     ).filter((o) => o.object === "order");
-    const queued = new Set(await listKeys(store, "work:fulfilment:"));
+    // The embedded job queue keeps each fulfilment job under jobs:job:fulfilment:order:<order id>.
+    const queued = new Set(await listKeys(store, "jobs:job:fulfilment:order:"));
     const spent = (await listKeys(store, "x402:nonces:")).map((key) => key.toLowerCase());
     const workLeft = (await listKeys(store, "work:payments:")).length;
     const signed = payers.flatMap((p) => p.payments);
@@ -505,7 +506,7 @@ export async function auditStore(dataDir: string, payers: Payer[]): Promise<Stor
       unknown_charges: unknown,
       payment_work_left: workLeft,
       paid_not_queued: orders
-        .filter((o) => o.payment_status === "paid" && !queued.has(`work:fulfilment:${o.id}`))
+        .filter((o) => o.payment_status === "paid" && !queued.has(`jobs:job:fulfilment:order:${o.id}`))
         .filter((o) => (o.lifecycle?.status ?? o.status) === "queued")
         .map((o) => o.id),
     };

@@ -266,7 +266,7 @@ describe("the records a SIGKILL leaves at each point of the payment flow", () =>
     await first.kill();
     // recordSettlement writes the order paid, then queues its fulfilment, then drops the payment's work entry.
     await withRecords(dataDir, async (store) => {
-      await store.delete(`work:fulfilment:${orderId}`);
+      await store.delete(`jobs:job:fulfilment:order:${orderId}`);
       await store.create(`work:payments:order:${orderId}`, { kind: "order", id: orderId });
     });
 

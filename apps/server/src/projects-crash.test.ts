@@ -93,7 +93,7 @@ describe("SIGKILL between a Projects API order's reservation and its record", ()
     // the used quote stand, the order and its work do not, and the order's intent is older than its grace period.
     await withRecords(dataDir, async (store) => {
       await store.delete(`orders:${orderId}`);
-      await store.delete(`work:fulfilment:${orderId}`);
+      await store.delete(`jobs:job:fulfilment:order:${orderId}`);
       const [workspaceRecord] = (await store.list<{ id: string }>("workspaces:")).records;
       await store.create(`work:projects_orders:${orderId}`, {
         order_id: orderId,

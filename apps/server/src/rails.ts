@@ -16,6 +16,8 @@ import type { ServerConfig } from "./config.ts";
 export function createRails(
   config: ServerConfig,
   store: Store,
+  /** Secrets shared by every process of the deployment (see deploymentSecret); absent: made under DATA_DIR. */
+  secrets: { mpp?: string } = {},
 ): { rails: { x402?: LazyPaymentRail; mpp?: LazyPaymentRail }; simulated: string[] } {
   const rails: { x402?: LazyPaymentRail; mpp?: LazyPaymentRail } = {};
   const simulated: string[] = [];
@@ -31,7 +33,7 @@ export function createRails(
   const mpp = config.payments.mpp;
   if (mpp) {
     // The secret is read (or made) now: signed challenges must verify in every process from the first request.
-    const secretKey = mpp.secretKey ?? persistentSecret(config, "mpp-secret");
+    const secretKey = mpp.secretKey ?? secrets.mpp ?? persistentSecret(config, "mpp-secret");
     // Only the test method moves no money.
     rails.mpp = lazyPaymentRail(
       {
@@ -100,6 +102,18 @@ async function buildMpp(mpp: MppConfig, secretKey: string, store: Store) {
  * A secret generated once and kept under DATA_DIR (mode 0600), so signed challenges and links stay valid across
  * restarts; with the memory store, one per process.
  */
+/**
+ * A secret every process of the deployment shares, made once: under DATA_DIR for the file store (see
+ * persistentSecret), in the store itself for a store several machines share (Redis, Postgres), so that a preview
+ * link or an MPP challenge made by one process verifies in every other.
+ */
+export async function deploymentSecret(config: ServerConfig, store: Store, name: string): Promise<string> {
+  if (config.store === "file" || config.store === "memory") return persistentSecret(config, name);
+  const made = randomBytes(32).toString("base64url");
+  const { record } = await store.create<{ secret: string }>(`deployment_secrets:${name}`, { secret: made });
+  return record.value.secret;
+}
+
 export function persistentSecret(config: ServerConfig, name: string): string {
   if (config.store === "memory") return randomBytes(32).toString("base64url");
   const file = join(config.dataDir, name);

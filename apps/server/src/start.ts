@@ -16,10 +16,10 @@ import {
 import { serve } from "srvx";
 import { embeddedAddresses, loqateAddresses } from "./addresses.ts";
 import { checkoutPayments } from "./checkout.ts";
-import type { ServerConfig } from "./config.ts";
+import type { S3Config, ServerConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { createLogger, errorFields } from "./logger.ts";
-import { createRails, persistentSecret } from "./rails.ts";
+import { createRails, deploymentSecret } from "./rails.ts";
 import { createServerApp } from "./server-app.ts";
 
 export const VERSION = "0.1.0";
@@ -32,26 +32,57 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the configured stores. The file store is the embedded default; it lives under DATA_DIR. */
+/**
+ * Opens the configured stores. The file store is the embedded default; it lives under DATA_DIR. Documents are kept
+ * with the records (in the file, Redis or Postgres store's own blob store) unless BLOB_STORE=s3 names object storage.
+ */
 export async function openStores(config: ServerConfig): Promise<{ store: Store; blobs: BlobStore }> {
-  if (config.store === "memory") return { store: createMemoryStore(), blobs: createMemoryBlobStore() };
-  if (config.store === "redis") {
-    // Loaded only when chosen: the Redis client is memory a file or memory store does not need.
-    const { createRedisBlobStore, createRedisStore } = await import("@mailpiece/store-redis");
-    // Several server processes share one Redis: every claim, lease and compare-and-set holds across them.
-    return {
-      store: createRedisStore({ url: config.redisUrl }),
-      blobs: createRedisBlobStore({ url: config.redisUrl }),
-    };
-  }
-  const store = await createFileStore({ dir: join(config.dataDir, "records") });
+  const records = await openRecords(config);
   try {
-    const blobs = await createFileBlobStore({ dir: join(config.dataDir, "blobs") });
-    return { store, blobs };
+    const blobs = config.blobs.kind === "s3" ? await openS3(config.blobs.s3) : await openBlobs(config);
+    return { store: records, blobs };
   } catch (error) {
-    await store.close();
+    await records.close();
     throw error;
   }
+}
+
+async function openRecords(config: ServerConfig): Promise<Store> {
+  if (config.store === "memory") return createMemoryStore();
+  if (config.store === "redis") {
+    // Loaded only when chosen: the Redis client is memory a file or memory store does not need.
+    const { createRedisStore } = await import("@mailpiece/store-redis");
+    // Several server processes share one Redis: every claim, lease and compare-and-set holds across them.
+    return createRedisStore({ url: config.redisUrl });
+  }
+  if (config.store === "postgres") {
+    // The system of record of a deployment of several processes: migrated on open, under an advisory lock.
+    const { createPostgresStore } = await import("@mailpiece/store-postgres");
+    return createPostgresStore({ url: config.databaseUrl! });
+  }
+  return createFileStore({ dir: join(config.dataDir, "records") });
+}
+
+async function openBlobs(config: ServerConfig): Promise<BlobStore> {
+  if (config.store === "memory") return createMemoryBlobStore();
+  if (config.store === "redis") {
+    const { createRedisBlobStore } = await import("@mailpiece/store-redis");
+    return createRedisBlobStore({ url: config.redisUrl });
+  }
+  // Postgres keeps records; its documents are files under DATA_DIR unless BLOB_STORE=s3 (what several machines need).
+  return createFileBlobStore({ dir: join(config.dataDir, "blobs") });
+}
+
+async function openS3(s3: S3Config): Promise<BlobStore> {
+  const { createS3BlobStore } = await import("@mailpiece/blob-s3");
+  return createS3BlobStore({
+    bucket: s3.bucket,
+    region: s3.region,
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    forcePathStyle: s3.forcePathStyle,
+  });
 }
 
 /** Builds the core and the app and listens on HOST:PORT. */
@@ -62,7 +93,12 @@ export async function startServer(
   const { store, blobs } = await openStores(config);
   let rails: ReturnType<typeof createRails>;
   try {
-    rails = createRails(config, store);
+    const mpp = config.payments.mpp && !config.payments.mpp.secretKey;
+    rails = createRails(
+      config,
+      store,
+      mpp ? { mpp: await deploymentSecret(config, store, "mpp-secret") } : {},
+    );
   } catch (error) {
     await Promise.all([store.close(), blobs.close()]);
     throw error;
@@ -79,6 +115,7 @@ export async function startServer(
         })
       : undefined;
   const cardPayments = checkoutPayments(config.checkout, store);
+  const previewSecret = config.previewSecret ?? (await deploymentSecret(config, store, "preview-secret"));
   const core = createMailpieceCore({
     store,
     blobs,
@@ -107,7 +144,7 @@ export async function startServer(
       : {}),
     config: {
       pdfDownloadHosts: config.pdfDownloadHosts,
-      previewSecret: config.previewSecret ?? persistentSecret(config, "preview-secret"),
+      previewSecret,
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
       settleLeaseMs: config.settleLeaseMs,
       keyOverlapMs: config.keyOverlapMs,

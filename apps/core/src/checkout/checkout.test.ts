@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { CoreConfig } from "../config.ts";
 import { createMailpieceCore } from "../core.ts";
 import { CoreError } from "../errors.ts";
-import { workKey } from "../fulfilment.ts";
+import { FULFILMENT_QUEUE, fulfilmentJobKey } from "../fulfilment.ts";
 import { loadOrder } from "../order-record.ts";
 
 /** The test checkout, counting the charges that moved money (by reference) and every call. */
@@ -92,7 +92,7 @@ async function coreError(promise: Promise<unknown>): Promise<CoreError> {
 
 describe("order drafts", () => {
   it("creates an unpaid draft with its price, parties and an open checkout session, and queues nothing", async () => {
-    const { draft, draftBody, store } = setup();
+    const { draft, draftBody, store, core } = setup();
     const view = await draft(draftBody());
     expect(view).toMatchObject({
       view: "order_draft",
@@ -109,7 +109,7 @@ describe("order drafts", () => {
     expect(view.line_items.reduce((sum, item) => sum + item.amount_cents, 0)).toBe(view.price_cents);
     expect(view.sender_address_text).toContain("350 Fifth Avenue");
     expect(view.checkout_session.id).toMatch(/^cs_[0-9a-f]{32}$/);
-    expect(await store.get(workKey(view.order_id))).toBeUndefined();
+    expect(await core.jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(view.order_id))).toBeUndefined();
     const order = (await loadOrder(store, view.order_id))!.value;
     expect(order.payment_status).toBe("unpaid");
     expect(order.order.buyer_email).toBe("");
@@ -189,7 +189,7 @@ describe("hosted checkout completion", () => {
     const done = await complete(checkout_session.id, "spt_test_ok");
     expect(done).toMatchObject({ status: "completed", order_id, order: { is_paid: true }, messages: [] });
     expect(done.completed_at).not.toBeNull();
-    expect(await store.get(workKey(order_id))).toBeDefined();
+    expect(await core.jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(order_id))).toBeDefined();
     const order = (await loadOrder(store, order_id))!.value;
     expect(order.payment?.protocol).toBe("checkout");
     expect(order.order.buyer_email).toBe("ada@example.com");

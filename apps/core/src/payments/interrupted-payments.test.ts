@@ -266,7 +266,7 @@ describe("a payment interrupted by a crash", () => {
     const { id, first } = await paidOrder(t, "none");
     expectKind(first as CreateOrderOutcome, "accepted");
     // The state a crash leaves between recording the money and queuing the work: paid, the payment still noted.
-    await t.store.delete(`work:fulfilment:${id}`);
+    await t.store.delete(`jobs:job:fulfilment:order:${id}`);
     await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
     expect((await t.core.getOrderStatus(id))?.status).toBe("queued");
     await t.core.fulfil();

@@ -25,6 +25,8 @@ export interface PaymentMethodEntry {
 /** A refill in flight: charged (again, under the same key) and credited until it is done. */
 interface PendingRefill {
   key: string;
+  /** Who claimed the crossing: only the claimant starts the charge (others see the claim and leave it). */
+  claim: string;
   amount_cents: number;
   payment_method_id: string;
   started_at: number;
@@ -506,11 +508,13 @@ export async function startAutoRefill(
   if (!policy.armed || !method) return;
   const now = ctx.clock.now();
   const key = `auto_refill:${workspaceId}:${mode}:${policy.crossings + 1}`;
+  const claim = randomBytes(8).toString("hex");
   const claimed = await updateBilling(ctx, workspaceId, mode, (b) => {
     const p = b.auto_refill;
     if (!p?.enabled || !p.armed || p.pending || p.crossings !== policy.crossings) return undefined;
     const pending: PendingRefill = {
       key,
+      claim,
       amount_cents: p.refill_amount_cents,
       payment_method_id: b.methods.at(-1)!.id,
       started_at: now,
@@ -518,7 +522,7 @@ export async function startAutoRefill(
     };
     return { ...b, auto_refill: { ...p, armed: false, crossings: p.crossings + 1, pending } };
   });
-  if (claimed.auto_refill?.pending?.key !== key) return;
+  if (claimed.auto_refill?.pending?.claim !== claim) return;
   await ctx.store.put(refillWorkKey(workspaceId, mode), { workspace_id: workspaceId, mode, key, at: now });
   const run = finishRefill(ctx, workspaceId, mode, key).catch((error: unknown) =>
     ctx.onBackgroundError?.(error),

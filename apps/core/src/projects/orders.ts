@@ -9,7 +9,7 @@ import {
   type ProjectsAddress,
   parseCreateOrderBody,
 } from "@mailpiece/orders";
-import type { IdGenerator } from "@mailpiece/ports";
+import type { IdGenerator, JobQueue } from "@mailpiece/ports";
 import { CoreError } from "../errors.ts";
 import { enqueueFulfilment } from "../fulfilment.ts";
 import { documentBlobKey } from "../open-mailing.ts";
@@ -24,6 +24,8 @@ import { loadQuote, type ProjectQuoteRecord, quoteKey } from "./quotes.ts";
 export interface ProjectOrderContext extends ProjectDocumentContext {
   ids: IdGenerator;
   credits: WorkspaceCredits;
+  /** Where paid orders wait for fulfilment. */
+  jobs: JobQueue;
   /**
    * Told after an order reserved credits, found too few, or had its reservation released: the mode's automatic
    * refill may start, or be armed again.
@@ -206,7 +208,7 @@ export async function createProjectOrder(
   };
   addStep(record, "payment_received", now);
   const stored = (await ctx.store.create(orderKey(orderId), record)).record.value;
-  await enqueueFulfilment(ctx.store, orderId, now);
+  await enqueueFulfilment(ctx.jobs, orderId, now);
   await ctx.store.delete(intentKey(orderId));
   await ctx.creditsChanged?.(principal.workspace_id, principal.mode);
   return projectOrderView(stored, claim.kind === "replay");
