@@ -44,6 +44,8 @@ export type { ProjectOrderView } from "./projects/orders.ts";
 export type { ProjectQuoteView } from "./projects/quotes.ts";
 export type { TopUpSessionView } from "./projects/top-ups.ts";
 export type { QuoteView } from "./quote-order.ts";
+export type { LocalRateLimiter, RateDecision, RateLimit } from "./rate-limit.ts";
+export { createLocalRateLimiter } from "./rate-limit.ts";
 export { updateRecord } from "./records.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";
 export { UPLOAD_MESSAGES } from "./uploads.ts";

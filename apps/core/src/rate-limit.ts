@@ -68,28 +68,76 @@ export async function limitUnpaidCreation(
 /** Counts attempts in this process only: for limits that guard work, not money, where a store write would cost more
  * than the work it guards. Several server processes each count on their own. */
 export interface LocalRateLimiter {
+  /** Counts one attempt of `subject` at `now` (ms), or refuses it, counting nothing. */
   consume(subject: string, now: number): RateDecision;
+  /** What `consume` would answer at `now`, counting nothing. */
+  check(subject: string, now: number): RateDecision;
+  /** Subjects held. */
+  readonly size: number;
 }
 
-/** A fixed-window limiter in memory; it forgets every window that has ended, and holds at most `maxSubjects`. */
+interface Windows {
+  /** Index of the fixed window `current` counts in. */
+  index: number;
+  current: number;
+  previous: number;
+}
+
+/**
+ * A sliding-window counter in memory: the attempts of the current fixed window plus those of the previous one,
+ * weighted by how much of the previous window the sliding window still covers. It has no burst at window edges (a
+ * client that used its limit just before an edge is refused just after it) and costs two counters per subject however
+ * large the limit; it assumes the previous window's attempts were spread evenly over it. At most `maxSubjects`
+ * subjects are held; past that the least recently seen is forgotten.
+ */
 export function createLocalRateLimiter(rule: RateLimit, maxSubjects = 100_000): LocalRateLimiter {
-  let window = -1;
-  let counts = new Map<string, number>();
+  const { limit, windowMs } = rule;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError("limit must be a positive integer");
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError("windowMs must be positive");
+  const subjects = new Map<string, Windows>();
+
+  /** The subject's counters moved to the window of `now` (without storing them). */
+  const at = (held: Windows | undefined, index: number): Windows => {
+    if (!held || held.index < index - 1) return { index, current: 0, previous: 0 };
+    if (held.index === index - 1) return { index, current: 0, previous: held.current };
+    return held;
+  };
+  /** The attempts counted in the sliding window that ends at `now`. */
+  const estimate = (w: Windows, now: number) =>
+    w.previous * (1 - (now - w.index * windowMs) / windowMs) + w.current;
+
+  const decide = (w: Windows, now: number): RateDecision => {
+    const used = estimate(w, now);
+    // The tolerance absorbs floating-point error in the weight, so an attempt fits at the exact moment computed below.
+    if (used + 1 <= limit + 1e-9)
+      return { allowed: true, remaining: Math.max(0, Math.floor(limit - used - 1 + 1e-9)) };
+    // The first moment when one more attempt fits: within this window as the previous one's weight falls, or else
+    // in the next one, where this window's attempts are the previous ones.
+    const start = w.index * windowMs;
+    const free =
+      w.current + 1 <= limit
+        ? start + windowMs * (1 - (limit - 1 - w.current) / w.previous)
+        : start + windowMs * (2 - (limit - 1) / w.current);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.round(free) - now) / 1000)) };
+  };
+
   return {
+    check(subject, now) {
+      return decide(at(subjects.get(subject), Math.floor(now / windowMs)), now);
+    },
     consume(subject, now) {
-      const current = Math.floor(now / rule.windowMs);
-      if (current !== window) {
-        window = current;
-        counts = new Map();
-      }
-      const count = counts.get(subject) ?? 0;
-      const windowEnd = (current + 1) * rule.windowMs;
-      if (count >= rule.limit) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
-      }
-      if (count === 0 && counts.size >= maxSubjects) counts.delete(counts.keys().next().value as string);
-      counts.set(subject, count + 1);
-      return { allowed: true, remaining: rule.limit - count - 1 };
+      const held = subjects.get(subject);
+      const w = at(held, Math.floor(now / windowMs));
+      // Re-inserted: a Map keeps insertion order, so its first subject is the least recently seen.
+      if (held) subjects.delete(subject);
+      else if (subjects.size >= maxSubjects) subjects.delete(subjects.keys().next().value as string);
+      subjects.set(subject, w);
+      const decision = decide(w, now);
+      if (decision.allowed) w.current++;
+      return decision;
+    },
+    get size() {
+      return subjects.size;
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { MailpieceCore } from "@mailpiece/core";
+import { createLocalRateLimiter } from "@mailpiece/core";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
-import { createRequestLimiter } from "./request-limiter.ts";
 import { isToolCall, surfaceRateLimit } from "./tool-rate-limit.ts";
 
 /** How an MCP server is served over streamable HTTP (see createMcpHttpApp). */
@@ -74,7 +74,7 @@ export function createMcpHttpApp(
     own.host.toLowerCase(),
     ...(options.allowedHosts ?? []).map((h) => h.toLowerCase()),
   ]);
-  const limiter = createRequestLimiter(options.requestsPerMinute ?? 600, 60_000);
+  const limiter = createLocalRateLimiter({ limit: options.requestsPerMinute ?? 600, windowMs: 60_000 });
   const maxSessions = options.maxSessions ?? 1000;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const sessions = new Map<string, Session>();

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { createLocalRateLimiter } from "./rate-limit.ts";
+
+describe("the local sliding-window limiter", () => {
+  it("allows `limit` attempts in a window, refuses the next with the seconds until one fits, and counts no refusal", () => {
+    const limiter = createLocalRateLimiter({ limit: 3, windowMs: 60_000 });
+    expect(limiter.consume("a", 0)).toEqual({ allowed: true, remaining: 2 });
+    expect(limiter.consume("a", 10_000)).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.consume("a", 20_000)).toEqual({ allowed: true, remaining: 0 });
+    // Three attempts in the window [0, 60 000): one more fits when a third of them has slid out, at 80 000.
+    expect(limiter.consume("a", 30_000)).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    expect(limiter.consume("a", 60_000)).toEqual({ allowed: false, retryAfterSeconds: 20 });
+    expect(limiter.consume("a", 79_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.consume("a", 80_000)).toEqual({ allowed: true, remaining: 0 });
+    expect(limiter.consume("a", 80_001).allowed).toBe(false);
+  });
+
+  it("has no burst at a window edge: a client that used its limit just before it is refused just after it", () => {
+    const limiter = createLocalRateLimiter({ limit: 2, windowMs: 60_000 });
+    expect(limiter.consume("a", 59_000).allowed).toBe(true);
+    expect(limiter.consume("a", 59_500).allowed).toBe(true);
+    expect(limiter.consume("a", 60_001)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect(limiter.consume("a", 90_000).allowed).toBe(true);
+    // A whole quiet window forgets everything.
+    expect(limiter.check("a", 180_000)).toEqual({ allowed: true, remaining: 1 });
+  });
+
+  it("counts each subject on its own, and check counts nothing", () => {
+    const limiter = createLocalRateLimiter({ limit: 2, windowMs: 1_000 });
+    limiter.consume("a", 0);
+    limiter.consume("a", 0);
+    expect(limiter.check("a", 500)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(limiter.check("b", 500)).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.check("b", 500)).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.consume("b", 500)).toEqual({ allowed: true, remaining: 1 });
+    expect(limiter.consume("b", 500)).toEqual({ allowed: true, remaining: 0 });
+    expect(limiter.check("a", 2_000)).toEqual({ allowed: true, remaining: 1 });
+  });
+
+  it("holds at most maxSubjects, forgetting the least recently seen", () => {
+    const limiter = createLocalRateLimiter({ limit: 1, windowMs: 60_000 }, 2);
+    limiter.consume("a", 0);
+    limiter.consume("b", 0);
+    expect(limiter.consume("a", 1).allowed).toBe(false); // a is seen again: b is now the oldest
+    limiter.consume("c", 2);
+    expect(limiter.size).toBe(2);
+    expect(limiter.check("a", 3).allowed).toBe(false);
+    expect(limiter.check("b", 3).allowed).toBe(true);
+  });
+
+  it("refuses a limit or window that cannot count", () => {
+    expect(() => createLocalRateLimiter({ limit: 0, windowMs: 1_000 })).toThrow(RangeError);
+    expect(() => createLocalRateLimiter({ limit: 1.5, windowMs: 1_000 })).toThrow(RangeError);
+    expect(() => createLocalRateLimiter({ limit: 1, windowMs: 0 })).toThrow(RangeError);
+  });
+});
