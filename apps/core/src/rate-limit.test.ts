@@ -1,5 +1,6 @@
+import { createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
-import { createLocalRateLimiter } from "./rate-limit.ts";
+import { consumeRate, createLocalRateLimiter } from "./rate-limit.ts";
 
 describe("the local sliding-window limiter", () => {
   it("allows `limit` attempts in a window, refuses the next with the seconds until one fits, and counts no refusal", () => {
@@ -52,5 +53,25 @@ describe("the local sliding-window limiter", () => {
     expect(() => createLocalRateLimiter({ limit: 0, windowMs: 1_000 })).toThrow(RangeError);
     expect(() => createLocalRateLimiter({ limit: 1.5, windowMs: 1_000 })).toThrow(RangeError);
     expect(() => createLocalRateLimiter({ limit: 1, windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe("the shared limiter on the store", () => {
+  it("slides as the local one does, counts budgets in units, and refuses what can never fit", async () => {
+    const store = createMemoryStore();
+    const rule = { limit: 10, windowMs: 60_000 };
+    expect(await consumeRate(store, "bytes", "a", rule, 58_000, 6)).toEqual({ allowed: true, remaining: 4 });
+    expect(await consumeRate(store, "bytes", "a", rule, 59_000, 4)).toEqual({ allowed: true, remaining: 0 });
+    // Just past the edge the ten units of the last window still count (no burst); five fit at 90 000.
+    expect(await consumeRate(store, "bytes", "a", rule, 61_000, 5)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 29,
+    });
+    expect(await consumeRate(store, "bytes", "b", rule, 61_000, 5)).toEqual({ allowed: true, remaining: 5 });
+    expect(await consumeRate(store, "bytes", "a", rule, 90_000, 5)).toEqual({ allowed: true, remaining: 0 });
+    expect(await consumeRate(store, "bytes", "a", rule, 90_000, 11)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 60,
+    });
   });
 });

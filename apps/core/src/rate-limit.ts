@@ -13,9 +13,42 @@ export type RateDecision =
   | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Counts one attempt (or `cost` units of a budget, such as bytes) for `subject` in the current fixed window, in the
- * shared store (so several server processes count together). Counting is compare-and-set, so concurrent attempts
- * are never lost. An attempt that would pass the limit is refused and counts nothing.
+ * The decision of a sliding-window counter: the attempts of the current fixed window (number `index`) plus those of
+ * the previous one, weighted by how much of the previous window the sliding window ending at `now` still covers. It
+ * has no burst at window edges (a client that used its limit just before an edge is refused just after it) and costs
+ * two counters per subject however large the limit; it assumes the previous window's attempts were spread evenly
+ * over it. A refusal tells the seconds until `cost` more fits.
+ */
+function slidingDecision(
+  rule: RateLimit,
+  index: number,
+  previous: number,
+  current: number,
+  now: number,
+  cost: number,
+): RateDecision {
+  const { limit, windowMs } = rule;
+  const start = index * windowMs;
+  const used = previous * (1 - (now - start) / windowMs) + current;
+  // The tolerance absorbs floating-point error in the weight, so an attempt fits at the exact moment computed below.
+  if (used + cost <= limit + 1e-9) {
+    return { allowed: true, remaining: Math.max(0, Math.floor(limit - used - cost + 1e-9)) };
+  }
+  // The first moment when it fits: within this window as the previous one's weight falls, or else in the next one,
+  // where this window's attempts are the previous ones. What is larger than the limit never fits.
+  const free =
+    cost > limit
+      ? now + windowMs
+      : current + cost <= limit
+        ? start + windowMs * (1 - (limit - cost - current) / previous)
+        : start + windowMs * (2 - (limit - cost) / current);
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.round(free) - now) / 1000)) };
+}
+
+/**
+ * Counts one attempt (or `cost` units of a budget, such as bytes) for `subject` in a sliding window (see
+ * slidingDecision), in the shared store, so several server processes count together. Counting is compare-and-set,
+ * so concurrent attempts are never lost. An attempt that would pass the limit is refused and counts nothing.
  */
 export async function consumeRate(
   store: Store,
@@ -25,23 +58,24 @@ export async function consumeRate(
   now: number,
   cost = 1,
 ): Promise<RateDecision> {
-  const window = Math.floor(now / rule.windowMs);
-  const key = `ratelimit:${name}:${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200)}:${window}`;
-  const windowEnd = (window + 1) * rule.windowMs;
-  const ttlMs = windowEnd - now + 1000;
+  const index = Math.floor(now / rule.windowMs);
+  const prefix = `ratelimit:${name}:${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200)}:`;
+  const key = `${prefix}${index}`;
+  // A window's count is read through the next window too.
+  const ttlMs = (index + 2) * rule.windowMs - now + 1000;
+  const previous = (await store.get<number>(`${prefix}${index - 1}`))?.value ?? 0;
   for (let attempt = 0; attempt < 50; attempt++) {
     const current = await store.get<number>(key);
     const count = current?.value ?? 0;
-    if (count + cost > rule.limit) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
-    }
+    const decision = slidingDecision(rule, index, previous, count, now, cost);
+    if (!decision.allowed) return decision;
     try {
       if (current) await store.put(key, count + cost, { ifVersion: current.version, ttlMs });
       else {
         const created = await store.create(key, cost, { ttlMs });
         if (!created.created) continue;
       }
-      return { allowed: true, remaining: rule.limit - count - cost };
+      return decision;
     } catch (error) {
       if (PortError.isInstance(error) && error.code === "version_conflict") continue;
       throw error;
@@ -84,11 +118,8 @@ interface Windows {
 }
 
 /**
- * A sliding-window counter in memory: the attempts of the current fixed window plus those of the previous one,
- * weighted by how much of the previous window the sliding window still covers. It has no burst at window edges (a
- * client that used its limit just before an edge is refused just after it) and costs two counters per subject however
- * large the limit; it assumes the previous window's attempts were spread evenly over it. At most `maxSubjects`
- * subjects are held; past that the least recently seen is forgotten.
+ * A sliding-window counter in memory (see slidingDecision). At most `maxSubjects` subjects are held; past that the
+ * least recently seen is forgotten.
  */
 export function createLocalRateLimiter(rule: RateLimit, maxSubjects = 100_000): LocalRateLimiter {
   const { limit, windowMs } = rule;
@@ -97,37 +128,21 @@ export function createLocalRateLimiter(rule: RateLimit, maxSubjects = 100_000): 
   const subjects = new Map<string, Windows>();
 
   /** The subject's counters moved to the window of `now` (without storing them). */
-  const at = (held: Windows | undefined, index: number): Windows => {
+  const at = (held: Windows | undefined, now: number): Windows => {
+    const index = Math.floor(now / windowMs);
     if (!held || held.index < index - 1) return { index, current: 0, previous: 0 };
     if (held.index === index - 1) return { index, current: 0, previous: held.current };
     return held;
   };
-  /** The attempts counted in the sliding window that ends at `now`. */
-  const estimate = (w: Windows, now: number) =>
-    w.previous * (1 - (now - w.index * windowMs) / windowMs) + w.current;
-
-  const decide = (w: Windows, now: number): RateDecision => {
-    const used = estimate(w, now);
-    // The tolerance absorbs floating-point error in the weight, so an attempt fits at the exact moment computed below.
-    if (used + 1 <= limit + 1e-9)
-      return { allowed: true, remaining: Math.max(0, Math.floor(limit - used - 1 + 1e-9)) };
-    // The first moment when one more attempt fits: within this window as the previous one's weight falls, or else
-    // in the next one, where this window's attempts are the previous ones.
-    const start = w.index * windowMs;
-    const free =
-      w.current + 1 <= limit
-        ? start + windowMs * (1 - (limit - 1 - w.current) / w.previous)
-        : start + windowMs * (2 - (limit - 1) / w.current);
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Math.round(free) - now) / 1000)) };
-  };
+  const decide = (w: Windows, now: number) => slidingDecision(rule, w.index, w.previous, w.current, now, 1);
 
   return {
     check(subject, now) {
-      return decide(at(subjects.get(subject), Math.floor(now / windowMs)), now);
+      return decide(at(subjects.get(subject), now), now);
     },
     consume(subject, now) {
       const held = subjects.get(subject);
-      const w = at(held, Math.floor(now / windowMs));
+      const w = at(held, now);
       // Re-inserted: a Map keeps insertion order, so its first subject is the least recently seen.
       if (held) subjects.delete(subject);
       else if (subjects.size >= maxSubjects) subjects.delete(subjects.keys().next().value as string);
