@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { jobQueueContract } from "@mailpiece/conformance";
+import { jobQueueContract, type RedisServer, startRedisServer } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { Clock, JobQueue } from "@mailpiece/ports";
 import { createRedisStore } from "@mailpiece/store-redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RedisServer, startRedisServer } from "./redis-server.fixture.ts";
 import { createStoreJobQueue } from "./store-job-queue.ts";
 
 let server: RedisServer | undefined;

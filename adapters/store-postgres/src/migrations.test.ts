@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type PostgresServer, startPostgres } from "@mailpiece/conformance";
+import { freePort, type PostgresServer, startPostgres } from "@mailpiece/conformance";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migratePostgres } from "./migrations.ts";
 import { createPostgresStore } from "./postgres-store.ts";
-import { closedPort, freshDatabase, renderings } from "./test-support.ts";
+import { freshDatabase, renderings } from "./test-support.ts";
 
 let server: PostgresServer | undefined;
 
@@ -95,7 +95,7 @@ describe("migrations", () => {
   });
 
   it("migratePostgres on an unreachable database rejects with store_unavailable, without the URL or password", async () => {
-    const secretUrl = `postgres://mailpiece:migrate-secret@127.0.0.1:${await closedPort()}/postgres`;
+    const secretUrl = `postgres://mailpiece:migrate-secret@127.0.0.1:${await freePort()}/postgres`;
     const error = await migratePostgres(secretUrl).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "store_unavailable" });
     expect(renderings(error)).not.toContain("migrate-secret");
@@ -148,7 +148,7 @@ describe("mailpiece-store-postgres (src/cli.ts)", () => {
   it("exits 2 without DATABASE_URL or a command, and 1 when the database is unreachable, showing no secret", async () => {
     expect((await runCli(["migrate"], {})).code).toBe(2);
     expect((await runCli([], { DATABASE_URL: url() })).code).toBe(2);
-    const secretUrl = `postgres://mailpiece:cli-secret@127.0.0.1:${await closedPort()}/postgres`;
+    const secretUrl = `postgres://mailpiece:cli-secret@127.0.0.1:${await freePort()}/postgres`;
     const failed = await runCli(["migrate"], { DATABASE_URL: secretUrl });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/store_unavailable|could not migrate/);

@@ -1,11 +1,11 @@
-import { type PostgresServer, startPostgres, storeContract } from "@mailpiece/conformance";
+import { freePort, type PostgresServer, startPostgres, storeContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { Clock, Store } from "@mailpiece/ports";
 import { manualClock, PortError } from "@mailpiece/ports";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresStore } from "./postgres-store.ts";
-import { closedPort, freshDatabase, renderings, uniqueTable } from "./test-support.ts";
+import { freshDatabase, renderings, uniqueTable } from "./test-support.ts";
 
 let server: PostgresServer | undefined;
 
@@ -225,7 +225,7 @@ describe("errors", () => {
   }
 
   it("an unreachable database is store_unavailable at open, and shows neither the URL nor the password", async () => {
-    const secretUrl = `postgres://mailpiece:${PASSWORD}@127.0.0.1:${await closedPort()}/postgres`;
+    const secretUrl = `postgres://mailpiece:${PASSWORD}@127.0.0.1:${await freePort()}/postgres`;
     const error = await createPostgresStore({ url: secretUrl, tableName: uniqueTable() }).catch(
       (e: unknown) => e,
     );
@@ -235,7 +235,7 @@ describe("errors", () => {
   });
 
   it("an unreachable database is store_unavailable for every call of a store opened without migrating", async () => {
-    const secretUrl = `postgresql://mailpiece:${PASSWORD}@127.0.0.1:${await closedPort()}/postgres`;
+    const secretUrl = `postgresql://mailpiece:${PASSWORD}@127.0.0.1:${await freePort()}/postgres`;
     const store = await createPostgresStore({ url: secretUrl, migrate: false });
     try {
       const calls: Array<() => Promise<unknown>> = [

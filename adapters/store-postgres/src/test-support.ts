@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import { createServer } from "node:net";
 import { inspect } from "node:util";
 import postgres from "postgres";
 
@@ -19,18 +17,6 @@ export async function freshDatabase(adminUrl: string): Promise<string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.href;
-}
-
-/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
 }
 
 /** Every way an error may be shown or logged: its message, stack, String, inspection and JSON. */

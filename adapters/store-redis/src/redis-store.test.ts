@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { blobStoreContract, storeContract } from "@mailpiece/conformance";
+import { blobStoreContract, type RedisServer, startRedisServer, storeContract } from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { manualClock, PortError } from "@mailpiece/ports";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisBlobStore } from "./redis-blob-store.ts";
-import { type RedisServer, startRedisServer } from "./redis-server.fixture.ts";
 import { createRedisStore } from "./redis-store.ts";
 
 let server: RedisServer | undefined;

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "@mailpiece/conformance";
 import type { Store } from "@mailpiece/ports";
 import { createFileStore } from "@mailpiece/store-unstorage";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -44,18 +43,6 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** SIGTERM (a clean shutdown), then waits for the process to be gone. */
   stop(): Promise<void>;
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  server.close();
-  await once(server, "close");
-  return port;
 }
 
 /**

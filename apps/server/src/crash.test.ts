@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { letterOrder } from "@mailpiece/conformance";
+import { freePort, letterOrder } from "@mailpiece/conformance";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Payer, ServerProcess } from "./crash-harness.fixture.ts";
 import {
   crashFigures,
-  freePort,
   runCrashRounds,
   startServerProcess,
   withRecords,

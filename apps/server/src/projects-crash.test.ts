@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makePdf } from "@mailpiece/conformance";
+import { freePort, makePdf } from "@mailpiece/conformance";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, type ServerProcess, startServerProcess, withRecords } from "./crash-harness.fixture.ts";
+import { type ServerProcess, startServerProcess, withRecords } from "./crash-harness.fixture.ts";
 
 const ADMIN_TOKEN = "an-operator-token-of-at-least-32-characters";
 

@@ -3,12 +3,11 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { letterOrder } from "@mailpiece/conformance";
+import { freePort, letterOrder } from "@mailpiece/conformance";
 import { testMethodClient } from "@mailpiece/rail-mpp";
 import { createRedisStore } from "@mailpiece/store-redis";
 import { Mppx } from "mppx/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./crash-harness.fixture.ts";
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import type { Clock, Job, JobQueue, LeasedJob, LeaseOptions } from "@mailpiece/ports";
 import { manualClock } from "@mailpiece/ports";
 import type { ContractTest, Suite } from "../kit.ts";
+import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "../store/rejects-with-code.ts";
 import {
   type JobQueueOpening,
@@ -11,7 +12,6 @@ import {
   type SharedQueueResults,
   sharedJobKey,
 } from "./shared-queue-plan.ts";
-import { startQueueProcesses } from "./shared-queue-processes.ts";
 
 export type { JobQueueOpening } from "./shared-queue-plan.ts";
 
@@ -920,14 +920,19 @@ export function jobQueueContract(options: JobQueueContractOptions): Suite<JobQue
       async () => {
         const clock = manualClock();
         const queue = await options.create({ clock });
-        let processes: Awaited<ReturnType<typeof startQueueProcesses>> | undefined;
+        let processes: PortProcesses<SharedQueueResults> | undefined;
         try {
           if (!queue.capabilities.shared) return;
           assert.ok(
             options.sharedOpening,
             "this queue declares shared: true; pass sharedOpening to jobQueueContract so the suite can open it from other processes",
           );
-          processes = await startQueueProcesses(await options.sharedOpening(queue), SHARED_QUEUE_PROCESSES);
+          processes = await startPortProcesses<SharedQueueResults>(
+            siblingProgram(import.meta.url, "shared-queue-child"),
+            "queue",
+            await options.sharedOpening(queue),
+            SHARED_QUEUE_PROCESSES,
+          );
           const results = {} as { [P in keyof SharedQueueResults]: SharedQueueResults[P][] };
           for (const phase of SHARED_QUEUE_PHASES) {
             (results as Record<string, unknown>)[phase] = await processes.run(phase);

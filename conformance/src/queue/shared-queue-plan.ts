@@ -1,17 +1,12 @@
 /**
- * What the shared-queue test asks of each process, and the messages it exchanges with them. Every process runs the
- * same phases at the same time; the suite starts a phase only once every process has finished the one before.
+ * What the shared-queue test asks of each process. Every process runs the same phases at the same time; the suite
+ * starts a phase only once every process has finished the one before.
  */
 
-/** How another process opens a queue: a module, the function it exports and that function's options. */
-export interface JobQueueOpening {
-  /** Absolute path or `file:` URL of an ES module; TypeScript modules run through tsx. */
-  module: string;
-  /** The name of the exported function that opens the queue: `(options) => JobQueue | Promise<JobQueue>`. */
-  export: string;
-  /** Passed to that function, as JSON. The other process keeps time by its own system clock. */
-  options?: unknown;
-}
+import type { PortOpening } from "../processes/protocol.ts";
+
+/** How another process opens a queue: a module exporting `(options) => JobQueue | Promise<JobQueue>`. */
+export type JobQueueOpening = PortOpening;
 
 /** How many processes open the queue besides the suite's own. */
 export const SHARED_QUEUE_PROCESSES = 3;
@@ -48,14 +43,3 @@ export interface SharedQueueResults {
   enqueue: EnqueuePhaseResult;
   drain: DrainPhaseResult;
 }
-
-export type ToQueueProcess =
-  | { type: "open"; opening: JobQueueOpening; worker: number }
-  | { type: "phase"; phase: SharedQueuePhase }
-  | { type: "close" };
-
-export type FromQueueProcess =
-  | { type: "ready" }
-  | { type: "done"; phase: SharedQueuePhase; result: unknown }
-  | { type: "failed"; message: string }
-  | { type: "closed" };

@@ -8,9 +8,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 export interface PostgresServer {
   /** `postgres://mailpiece@127.0.0.1:<port>/postgres`: the superuser, no password (trust on loopback). */
@@ -68,17 +68,6 @@ function serverUser(): { uid: number; gid: number } | undefined {
     }
   };
   return { uid: id("-u"), gid: id("-g") };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (typeof address !== "object" || address === null) throw new Error("no free port");
-  return address.port;
 }
 
 /** Runs `program` to the end, as `user` when given; rejects with its output when it fails. */

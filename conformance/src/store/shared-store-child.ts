@@ -1,15 +1,13 @@
 /**
- * One of the processes of the shared-store test: opens the store as the adapter's test says, runs each phase the
- * suite asks for and reports what every operation returned. Run by the suite with `node --import tsx`, an IPC
- * channel open; exits when the channel closes.
+ * One of the processes of the shared-store test: runs each phase the suite asks for on the store the adapter's test
+ * opens, and reports what every operation returned.
  */
-import { pathToFileURL } from "node:url";
 import type { Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
+import { servePortPhases } from "../processes/port-child.ts";
 import {
   type ClaimsResult,
   type DeletesResult,
-  type FromStoreProcess,
   type IncrementsResult,
   type PutsResult,
   type ReadsResult,
@@ -17,7 +15,6 @@ import {
   type SharedPhase,
   type SharedResults,
   sharedKeys,
-  type ToStoreProcess,
 } from "./shared-store-plan.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -113,60 +110,4 @@ const phases: { [P in SharedPhase]: (store: Store, worker: number) => Promise<Sh
   },
 };
 
-let store: Store | undefined;
-let worker = -1;
-
-function send(message: FromStoreProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!process.send) {
-      reject(new Error("this process has no IPC channel: the shared-store test starts it"));
-      return;
-    }
-    process.send(message, undefined, {}, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
-async function handle(message: ToStoreProcess): Promise<void> {
-  switch (message.type) {
-    case "open": {
-      worker = message.worker;
-      const { module, export: name, options } = message.opening;
-      const url = module.startsWith("file:") ? module : pathToFileURL(module).href;
-      const loaded = (await import(url)) as Record<string, unknown>;
-      const open = loaded[name];
-      if (typeof open !== "function") throw new Error(`${module} exports no function ${name}`);
-      store = (await open(options)) as Store;
-      await send({ type: "ready" });
-      return;
-    }
-    case "phase": {
-      if (!store) throw new Error("a phase was asked for before the store was opened");
-      const run = phases[message.phase] as (store: Store, worker: number) => Promise<unknown>;
-      await send({ type: "done", phase: message.phase, result: await run(store, worker) });
-      return;
-    }
-    case "close": {
-      await store?.close();
-      store = undefined;
-      await send({ type: "closed" });
-      process.disconnect();
-      return;
-    }
-  }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return `${error.name}${typeof code === "string" ? ` (${code})` : ""}: ${error.message}`;
-  }
-  return String(error);
-}
-
-let chain: Promise<void> = Promise.resolve();
-process.on("message", (message: ToStoreProcess) => {
-  chain = chain
-    .then(() => handle(message))
-    .catch((error: unknown) => send({ type: "failed", message: describe(error) }).catch(() => undefined));
-});
-process.on("disconnect", () => process.exit(0));
+servePortPhases<Store, SharedPhase>("store", phases);

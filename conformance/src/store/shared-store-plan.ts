@@ -1,18 +1,12 @@
 /**
- * What the shared-store test asks of each process, and the messages it exchanges with them. Every process runs the
- * same phases at the same time; the suite starts a phase only once every process has finished the one before, so
- * the operations of one phase meet on the same keys.
+ * What the shared-store test asks of each process. Every process runs the same phases at the same time; the suite
+ * starts a phase only once every process has finished the one before, so the operations of one phase meet on the
+ * same keys.
  */
+import type { PortOpening } from "../processes/protocol.ts";
 
-/** How another process opens a store: a module, the function it exports and that function's options. */
-export interface StoreOpening {
-  /** Absolute path or `file:` URL of an ES module; TypeScript modules run through tsx. */
-  module: string;
-  /** The name of the exported function that opens the store: `(options) => Store | Promise<Store>`. */
-  export: string;
-  /** Passed to that function, as JSON. The other process keeps time by its own system clock. */
-  options?: unknown;
-}
+/** How another process opens a store: a module exporting `(options) => Store | Promise<Store>`. */
+export type StoreOpening = PortOpening;
 
 /** How many processes open the store besides the suite's own. */
 export const SHARED_PROCESSES = 3;
@@ -73,14 +67,3 @@ export interface SharedResults {
   deletes: DeletesResult;
   reads: ReadsResult;
 }
-
-export type ToStoreProcess =
-  | { type: "open"; opening: StoreOpening; worker: number }
-  | { type: "phase"; phase: SharedPhase }
-  | { type: "close" };
-
-export type FromStoreProcess =
-  | { type: "ready" }
-  | { type: "done"; phase: SharedPhase; result: unknown }
-  | { type: "failed"; message: string }
-  | { type: "closed" };

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import type { Clock, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, manualClock } from "@mailpiece/ports";
 import type { ContractTest, Suite } from "../kit.ts";
+import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
 import {
   SHARED_PHASES,
@@ -11,7 +12,6 @@ import {
   type StoreOpening,
   sharedKeys,
 } from "./shared-store-plan.ts";
-import { startStoreProcesses } from "./shared-store-processes.ts";
 
 export type { StoreOpening } from "./shared-store-plan.ts";
 
@@ -783,7 +783,7 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
       async () => {
         const clock = manualClock();
         const store = await options.create({ clock });
-        let processes: Awaited<ReturnType<typeof startStoreProcesses>> | undefined;
+        let processes: PortProcesses<SharedResults> | undefined;
         try {
           if (!store.capabilities.shared) return;
           assert.ok(
@@ -795,7 +795,12 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
             await store.put(sharedKeys.deleted(i), { i });
             await store.put(sharedKeys.casDeleted(i), { i });
           }
-          processes = await startStoreProcesses(await options.sharedOpening(store), SHARED_PROCESSES);
+          processes = await startPortProcesses<SharedResults>(
+            siblingProgram(import.meta.url, "shared-store-child"),
+            "store",
+            await options.sharedOpening(store),
+            SHARED_PROCESSES,
+          );
           const results = {} as { [P in keyof SharedResults]: SharedResults[P][] };
           for (const phase of SHARED_PHASES) {
             (results as Record<string, unknown>)[phase] = await processes.run(phase);

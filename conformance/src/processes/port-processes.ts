@@ -2,40 +2,37 @@ import { type ChildProcess, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type {
-  FromQueueProcess,
-  JobQueueOpening,
-  SharedQueuePhase,
-  SharedQueueResults,
-  ToQueueProcess,
-} from "./shared-queue-plan.ts";
+import type { FromPortProcess, PortOpening, ToPortProcess } from "./protocol.ts";
 
-/** The program each process runs, next to this module (`.ts` in the source, `.js` once built). */
-const childProgram = () =>
-  fileURLToPath(new URL(`./shared-queue-child${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-/** tsx's loader, so the child runs TypeScript modules (its own and the adapter's). */
+/** tsx's loader, so a child runs TypeScript modules (its own and the adapter's). */
 const tsxLoader = () => pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** The most output of one process kept for error messages. */
 const OUTPUT_LIMIT = 20_000;
 
-interface QueueProcess {
-  worker: number;
-  child: ChildProcess;
-  next(): Promise<FromQueueProcess>;
+/** The path of the program `name` next to the module at `moduleUrl`, with that module's extension (`.ts` in the
+ * source, `.js` once built). */
+export function siblingProgram(moduleUrl: string, name: string): string {
+  return fileURLToPath(new URL(`./${name}${extname(fileURLToPath(moduleUrl))}`, moduleUrl));
 }
 
-/** Several processes that each opened one queue; each phase runs in all of them at once. */
-export interface QueueProcesses {
+interface Member<Phase extends string> {
+  worker: number;
+  child: ChildProcess;
+  next(): Promise<FromPortProcess<Phase>>;
+}
+
+/** Several processes that each opened one port; each phase runs in all of them at once. */
+export interface PortProcesses<Results extends object> {
   /** Runs `phase` in every process at once and returns each process's result, by worker number. */
-  run<P extends SharedQueuePhase>(phase: P): Promise<Array<SharedQueueResults[P]>>;
-  /** Closes every queue and waits for every process to exit. */
+  run<P extends keyof Results & string>(phase: P): Promise<Array<Results[P]>>;
+  /** Closes every port and waits for every process to exit. */
   close(): Promise<void>;
   /** Ends every process still running. */
   kill(): void;
 }
 
-function start(worker: number): QueueProcess {
-  const child = fork(childProgram(), [], {
+function start<Phase extends string>(program: string, label: string, worker: number): Member<Phase> {
+  const child = fork(program, [], {
     execArgv: ["--import", tsxLoader()],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
@@ -46,17 +43,17 @@ function start(worker: number): QueueProcess {
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
-  const queue: FromQueueProcess[] = [];
-  let waiting: { resolve(message: FromQueueProcess): void; reject(error: Error): void } | undefined;
+  const queue: FromPortProcess<Phase>[] = [];
+  let waiting: { resolve(message: FromPortProcess<Phase>): void; reject(error: Error): void } | undefined;
   let ended: Error | undefined;
-  child.on("message", (message: FromQueueProcess) => {
+  child.on("message", (message: FromPortProcess<Phase>) => {
     const waiter = waiting;
     waiting = undefined;
     if (waiter) waiter.resolve(message);
     else queue.push(message);
   });
   const end = (why: string) => {
-    ended ??= new Error(`queue process ${worker} ${why}${output ? `:\n${output}` : ""}`);
+    ended ??= new Error(`${label} process ${worker} ${why}${output ? `:\n${output}` : ""}`);
     const waiter = waiting;
     waiting = undefined;
     waiter?.reject(ended);
@@ -77,25 +74,27 @@ function start(worker: number): QueueProcess {
   };
 }
 
-async function expect<T extends FromQueueProcess["type"]>(
-  member: QueueProcess,
-  type: T,
-): Promise<Extract<FromQueueProcess, { type: T }>> {
-  const message = await member.next();
-  if (message.type === "failed") throw new Error(`queue process ${member.worker}: ${message.message}`);
-  if (message.type !== type) {
-    throw new Error(`queue process ${member.worker} answered ${message.type} where ${type} was due`);
-  }
-  return message as Extract<FromQueueProcess, { type: T }>;
-}
-
-function send(member: QueueProcess, message: ToQueueProcess): void {
-  member.child.send(message);
-}
-
-/** Starts `count` processes and waits until each has opened the queue `opening` describes. */
-export async function startQueueProcesses(opening: JobQueueOpening, count: number): Promise<QueueProcesses> {
-  const processes = Array.from({ length: count }, (_, worker) => start(worker));
+/**
+ * Starts `count` processes running `program` (a child that serves its phases with `servePortPhases`) and waits until
+ * each has opened the port `opening` describes. `label` names the port in errors ("store process 2 exited …").
+ */
+export async function startPortProcesses<Results extends object>(
+  program: string,
+  label: string,
+  opening: PortOpening,
+  count: number,
+): Promise<PortProcesses<Results>> {
+  type Phase = keyof Results & string;
+  const processes = Array.from({ length: count }, (_, worker) => start<Phase>(program, label, worker));
+  const send = (member: Member<Phase>, message: ToPortProcess<Phase>) => member.child.send(message);
+  const expect = async <T extends FromPortProcess<Phase>["type"]>(member: Member<Phase>, type: T) => {
+    const message = await member.next();
+    if (message.type === "failed") throw new Error(`${label} process ${member.worker}: ${message.message}`);
+    if (message.type !== type) {
+      throw new Error(`${label} process ${member.worker} answered ${message.type} where ${type} was due`);
+    }
+    return message as Extract<FromPortProcess<Phase>, { type: T }>;
+  };
   const kill = () => {
     for (const { child } of processes) {
       if (child.exitCode === null && child.signalCode === null) child.kill();
@@ -112,7 +111,7 @@ export async function startQueueProcesses(opening: JobQueueOpening, count: numbe
     async run(phase) {
       for (const member of processes) send(member, { type: "phase", phase });
       const done = await Promise.all(processes.map((member) => expect(member, "done")));
-      return done.map((message) => message.result as SharedQueueResults[typeof phase]);
+      return done.map((message) => message.result as Results[typeof phase]);
     },
     async close() {
       for (const member of processes) send(member, { type: "close" });

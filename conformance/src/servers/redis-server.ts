@@ -1,23 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
+import { freePort } from "./free-port.ts";
 
-/** A throwaway redis-server on 127.0.0.1, without persistence, for tests. */
+/** A throwaway redis-server on 127.0.0.1, without persistence, for tests (`redis-server` on PATH). */
 export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
