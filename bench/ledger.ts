@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createFileStore, createMemoryStore } from "../adapters/store-unstorage/src/index.ts";
 import { createLedger, LedgerError } from "../engines/ledger/src/index.ts";
+import { EMBEDDED_STORES, type StoreKind } from "./embedded-stores.ts";
 import { table } from "./lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
@@ -33,37 +30,6 @@ const RAW_VALUE = {
     index: [{ key: "ledger_keys:ws_bench_0:test:c-0-0", value: { kind: "idempotency", seq: 1 } }],
   },
 };
-
-type BenchStore = ReturnType<typeof createMemoryStore>;
-
-interface StoreKind {
-  name: string;
-  open(): Promise<{ store: BenchStore; dispose(): Promise<void> }>;
-}
-
-const STORE_KINDS: StoreKind[] = [
-  {
-    name: "memory",
-    async open() {
-      const store = createMemoryStore();
-      return { store, dispose: () => store.close() };
-    },
-  },
-  {
-    name: "file",
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), "mailpiece-bench-ledger-"));
-      const store = await createFileStore({ dir });
-      return {
-        store,
-        async dispose() {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-];
 
 /** Runs `callers` loops of `step(caller, n)` for `seconds`; the number of steps done per second. */
 async function rate(
@@ -143,7 +109,7 @@ export async function benchLedger(): Promise<string> {
   const rows: (string | number)[][] = [
     ["store", "case", "movements/s", "raw puts/s (same callers)", "ratio to raw puts", "ledger_busy"],
   ];
-  for (const kind of STORE_KINDS) {
+  for (const kind of EMBEDDED_STORES) {
     // Warm-up, not counted: the JIT settles on both paths.
     await rawPuts(kind, 1, 0.3);
     await ledgerMovements(kind, CALLERS, 1, 0.3);

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { JobQueue, Store } from "../adapters/ports/src/index.ts";
 import { createStoreJobQueue } from "../adapters/queue-store/src/index.ts";
-import { createFileStore, createMemoryStore } from "../adapters/store-unstorage/src/index.ts";
+import { createMemoryStore } from "../adapters/store-unstorage/src/index.ts";
+import { EMBEDDED_STORES, type StoreKind } from "./embedded-stores.ts";
 import { median, table } from "./lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "3");
@@ -17,35 +15,6 @@ const CALLERS = 10;
 const QUEUE = "bench";
 const OWNER = "bench-worker";
 const PAYLOAD = { orderId: "o_0000000000", step: "fulfil", attempt: { note: "a payload of a typical job" } };
-
-interface StoreKind {
-  name: string;
-  open(): Promise<{ store: Store; dispose(): Promise<void> }>;
-}
-
-const STORE_KINDS: StoreKind[] = [
-  {
-    name: "memory",
-    async open() {
-      const store = createMemoryStore();
-      return { store, dispose: () => store.close() };
-    },
-  },
-  {
-    name: "file",
-    async open() {
-      const dir = mkdtempSync(join(tmpdir(), "mailpiece-bench-queue-"));
-      const store = await createFileStore({ dir });
-      return {
-        store,
-        async dispose() {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-];
 
 /** Counts the calls that read a store. */
 function counted(store: Store): { store: Store; reads(): number } {
@@ -237,7 +206,7 @@ export async function benchQueue(): Promise<string> {
       "store reads idle / full",
     ],
   ];
-  for (const kind of STORE_KINDS) {
+  for (const kind of EMBEDDED_STORES) {
     const few = await leaseRounds(kind, FEW);
     const many = await leaseRounds(kind, MANY);
     for (const [count, figures] of [
@@ -265,7 +234,7 @@ export async function benchQueue(): Promise<string> {
       "ratio to raw creates",
     ],
   ];
-  for (const kind of STORE_KINDS) {
+  for (const kind of EMBEDDED_STORES) {
     // Warm-up, not counted.
     await rawCreates(kind, 1, 0.3);
     await cycles(kind, 1, 0.3);
