@@ -12,10 +12,16 @@ export async function updateRecord<T extends { updated_at: number }>(
   key: string,
   now: () => number,
   change: (record: T) => T | undefined,
+  /** Makes the record when it is absent (the change is then applied to it); without it, absent is an error. */
+  initial?: () => T,
 ): Promise<T> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const current = await store.get<T>(key);
-    if (!current) throw new CoreError("internal_error", `${key} vanished while being updated`);
+    if (!current) {
+      if (!initial) throw new CoreError("internal_error", `${key} vanished while being updated`);
+      await store.create(key, initial());
+      continue;
+    }
     const next = change(structuredClone(current.value));
     if (!next) return current.value;
     next.updated_at = now();

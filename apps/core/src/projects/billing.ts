@@ -162,9 +162,9 @@ async function updateBilling(
   mode: KeyMode,
   change: (billing: BillingRecord) => BillingRecord | undefined,
 ): Promise<BillingRecord> {
-  const key = billingKey(workspaceId, mode);
-  await ctx.store.create(key, blankBilling(workspaceId, mode, ctx.clock.now()));
-  return updateRecord<BillingRecord>(ctx.store, key, ctx.clock.now, change);
+  return updateRecord<BillingRecord>(ctx.store, billingKey(workspaceId, mode), ctx.clock.now, change, () =>
+    blankBilling(workspaceId, mode, ctx.clock.now()),
+  );
 }
 
 function methodView(billing: BillingRecord, entry: PaymentMethodEntry): PaymentMethodView {
