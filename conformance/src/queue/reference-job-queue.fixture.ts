@@ -3,8 +3,6 @@
  * it, and broken on purpose by each fault. It keeps its jobs in memory, or in one JSON file that several processes
  * share (every call holds a lock directory that `mkdir` takes atomically across processes).
  */
-import { mkdir, readFile, rename, rmdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
   type Clock,
   DEFAULT_RETRY_POLICY,
@@ -23,6 +21,7 @@ import {
   serialiseJson,
   systemClock,
 } from "@mailpiece/ports";
+import { openSharedFile, type SharedFileAccess, type SharedFileFault } from "../processes/shared-file.ts";
 
 /** Ways to break the reference queue, each of which one contract test must catch. */
 export type ReferenceQueueFault =
@@ -44,11 +43,7 @@ export type ReferenceQueueFault =
   | "revive keeps attempts"
   | "reschedule keeps attempts";
 
-export type SharedQueueFault =
-  /** Each process keeps its own file: nothing is shared at all. */
-  | "process-local data"
-  /** The lock only orders calls within one process, so processes overwrite each other's changes. */
-  | "in-process lock";
+export type SharedQueueFault = SharedFileFault;
 
 interface Entry {
   id: string;
@@ -72,9 +67,7 @@ export interface ReferenceQueueData {
 }
 
 /** Runs `action` on the data; `changed` says whether to keep what it did. */
-type Access = <T>(
-  action: (data: ReferenceQueueData) => Promise<{ result: T; changed: boolean }>,
-) => Promise<T>;
+type Access = SharedFileAccess<ReferenceQueueData>;
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 const slot = (queue: string, key: string) => `${queue} ${key}`;
@@ -368,63 +361,9 @@ export interface SharedReferenceQueueOptions {
   clock?: Clock;
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-let writes = 0;
-
 /** The reference queue in one JSON file under `dir`, which several processes may open at once. */
 export async function openSharedReferenceQueue(options: SharedReferenceQueueOptions): Promise<JobQueue> {
-  const dir = options.fault === "process-local data" ? join(options.dir, `pid-${process.pid}`) : options.dir;
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "jobs.json");
-  const lockDir = join(dir, "lock");
-  let local: Promise<unknown> = Promise.resolve();
-
-  const read = async (): Promise<ReferenceQueueData> => {
-    try {
-      return JSON.parse(await readFile(file, "utf8")) as ReferenceQueueData;
-    } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT") return emptyReferenceData();
-      throw error;
-    }
-  };
-  const save = async (data: ReferenceQueueData): Promise<void> => {
-    const temporary = `${file}.${process.pid}.${++writes}.tmp`;
-    await writeFile(temporary, JSON.stringify(data));
-    await rename(temporary, file);
-  };
-
-  const access: Access = async (action) => {
-    if (options.fault === "in-process lock") {
-      const run = local.then(async () => {
-        const data = await read();
-        // Another process reads the same data meanwhile; the write below then loses its changes.
-        await pause(5);
-        const { result, changed } = await action(data);
-        if (changed) await save(data);
-        return result;
-      });
-      local = run.catch(() => undefined);
-      return run;
-    }
-    for (;;) {
-      try {
-        await mkdir(lockDir);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "EEXIST") throw error;
-        await pause(2);
-      }
-    }
-    try {
-      const data = await read();
-      const { result, changed } = await action(data);
-      if (changed) await save(data);
-      return result;
-    } finally {
-      await rmdir(lockDir);
-    }
-  };
-
+  const access = await openSharedFile(options.dir, "jobs.json", emptyReferenceData, options.fault);
   return createReferenceQueue({
     clock: options.clock ?? systemClock,
     faults: new Set(),

@@ -3,8 +3,6 @@
  * test: correct with no fault (every operation holds a lock directory that `mkdir` takes atomically across
  * processes), and broken on purpose with one.
  */
-import { mkdir, readFile, rename, rmdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
   type Clock,
   type CreateResult,
@@ -15,12 +13,9 @@ import {
   type StoredRecord,
   systemClock,
 } from "@mailpiece/ports";
+import { openSharedFile, type SharedFileFault } from "../processes/shared-file.ts";
 
-export type SharedFault =
-  /** Each process keeps its own file: nothing is shared at all. */
-  | "process-local data"
-  /** The lock only orders operations within one process, so processes overwrite each other's writes. */
-  | "in-process lock";
+export type SharedFault = SharedFileFault;
 
 export interface SharedReferenceStoreOptions {
   dir: string;
@@ -36,63 +31,9 @@ interface Entry {
 
 type Data = Record<string, Entry>;
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-let writes = 0;
-
 export async function openSharedReferenceStore(options: SharedReferenceStoreOptions): Promise<Store> {
   const clock = options.clock ?? systemClock;
-  const dir = options.fault === "process-local data" ? join(options.dir, `pid-${process.pid}`) : options.dir;
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "data.json");
-  const lockDir = join(dir, "lock");
-  let local: Promise<unknown> = Promise.resolve();
-
-  async function locked<T>(action: (data: Data) => Promise<{ result: T; changed: boolean }>): Promise<T> {
-    if (options.fault === "in-process lock") {
-      const run = local.then(async () => {
-        const data = await read();
-        // Another process reads the same data meanwhile; the write below then loses its changes.
-        await pause(5);
-        const { result, changed } = await action(data);
-        if (changed) await save(data);
-        return result;
-      });
-      local = run.catch(() => undefined);
-      return run;
-    }
-    for (;;) {
-      try {
-        await mkdir(lockDir);
-        break;
-      } catch (error) {
-        if ((error as { code?: string }).code !== "EEXIST") throw error;
-        await pause(2);
-      }
-    }
-    try {
-      const data = await read();
-      const { result, changed } = await action(data);
-      if (changed) await save(data);
-      return result;
-    } finally {
-      await rmdir(lockDir);
-    }
-  }
-
-  async function read(): Promise<Data> {
-    try {
-      return JSON.parse(await readFile(file, "utf8")) as Data;
-    } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT") return {};
-      throw error;
-    }
-  }
-
-  async function save(data: Data): Promise<void> {
-    const temporary = `${file}.${process.pid}.${++writes}.tmp`;
-    await writeFile(temporary, JSON.stringify(data));
-    await rename(temporary, file);
-  }
+  const locked = await openSharedFile<Data>(options.dir, "data.json", () => ({}), options.fault);
 
   const check = (key: string) => {
     if (!isValidKey(key)) throw new PortError("invalid_key", `invalid key ${JSON.stringify(key)}`);
