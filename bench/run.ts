@@ -20,6 +20,7 @@ const benches: [string, () => Promise<string>][] = [
   ["stores", async () => (await import("./stores.ts")).benchStores()],
   ["queue", async () => (await import("./queue.ts")).benchQueue()],
   ["blobs", async () => (await import("./blobs.ts")).benchBlobs()],
+  ["list-cost", async () => (await import("./list-cost.ts")).benchListCost()],
   ["fulfilment", async () => (await import("./fulfilment.ts")).benchFulfilment()],
 ];
 const only = process.argv[2];

@@ -7,7 +7,7 @@ import { atomicFsDriver, removeTempFiles, syncDirectory } from "./atomic-fs-driv
 import type { DirLock } from "./dir-lock.ts";
 import { lockDirectory } from "./dir-lock.ts";
 import { createBlobStoreOnStorage } from "./unstorage-blob-store.ts";
-import { createUnstorageStore } from "./unstorage-store.ts";
+import { createStoreOnStorage } from "./unstorage-store.ts";
 
 export interface FileStoreOptions {
   /** The directory of the records, e.g. `$DATA_DIR/records`. Created when missing; one process at a time. */
@@ -50,19 +50,29 @@ async function openDirectory(dir: string, tag: string): Promise<DirLock> {
  * The embedded default Store: one file per record under `dir`, written atomically (temporary file, fsync,
  * rename, directory fsync), so a record survives `kill -9` at any moment with its old or its new value.
  * Declares `{durable: true, shared: false}` and holds an exclusive lock on `dir` until `close()`; opening a
- * directory another live process holds fails with `store_unavailable`.
+ * directory another live process holds fails with `store_unavailable`. Opening reads the directory's keys once
+ * into a sorted index, so a `list` page reads its own records and no directory.
  */
 export async function createFileStore(options: FileStoreOptions): Promise<Store> {
   const dir = resolve(options.dir);
   const lock = await openDirectory(dir, messageTag("file", "store"));
-  const store = createUnstorageStore({
+  // The directory lock makes this store its only writer, so recent records are answered from memory and the keys
+  // are listed from memory; both are rebuilt from the files at every open.
+  const { store, loadIndex } = createStoreOnStorage({
     storage: createStorage({ driver: atomicFsDriver({ base: dir }) }),
     name: "file",
     capabilities: FILE_CAPABILITIES,
     clock: options.clock,
-    // The directory lock makes this store its only writer, so recent records are answered from memory.
     cacheBytes: options.cacheBytes ?? DEFAULT_CACHE_BYTES,
+    indexKeys: true,
   });
+  try {
+    await loadIndex();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    await lock.release();
+    throw error;
+  }
   return {
     ...store,
     async close() {

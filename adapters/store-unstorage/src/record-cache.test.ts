@@ -98,3 +98,46 @@ describe("records answered from memory", () => {
     expect(reads()).toBe(before + 1);
   });
 });
+
+describe("records answered from memory, with reads and writes of one key in flight together", () => {
+  /** A memory storage where the next read of `key` after `hold()` waits for `release()` after taking its answer. */
+  function gatedRead(key: string) {
+    const storage = createStorage();
+    let gate: Promise<void> | undefined;
+    let release = () => {};
+    const getItemRaw = storage.getItemRaw.bind(storage);
+    storage.getItemRaw = (async (storageKey: string, options?: unknown) => {
+      const held = storageKey === key ? gate : undefined;
+      if (held) gate = undefined;
+      const answer = await getItemRaw(storageKey, options as never);
+      if (held) await held;
+      return answer;
+    }) as Storage["getItemRaw"];
+    return {
+      storage,
+      hold() {
+        gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+      release: () => release(),
+    };
+  }
+
+  it("does not keep what a read saw before a write that finished while the read was in flight", async () => {
+    const gated = gatedRead("orders:1");
+    const store = createUnstorageStore({
+      storage: gated.storage,
+      name: "test",
+      capabilities,
+      clock: manualClock(),
+      cacheBytes: 1 << 20,
+    });
+    gated.hold();
+    const stale = store.get("orders:1");
+    await store.put("orders:1", "paid");
+    gated.release();
+    expect(await stale).toBeUndefined();
+    expect((await store.get("orders:1"))?.value, "the write is what a later read sees").toBe("paid");
+  });
+});

@@ -21,6 +21,8 @@ import {
 } from "@mailpiece/ports";
 import type { Storage } from "unstorage";
 import { createKeyMutex } from "./key-mutex.ts";
+import type { SortedKeys } from "./sorted-keys.ts";
+import { createSortedKeys } from "./sorted-keys.ts";
 import { fromStorageKey, storageBaseFor, toStorageKey } from "./storage-key.ts";
 
 export interface UnstorageStoreOptions {
@@ -40,6 +42,15 @@ export interface UnstorageStoreOptions {
    * keeps its memory in step, so an answer from memory is what a read of the storage would give.
    */
   cacheBytes?: number;
+  /**
+   * Keep the keys of the records in a sorted index in memory, so that a `list` page costs the records it reads and
+   * one search in the index instead of a scan of the storage's keys; default false. Only for a storage that this
+   * store alone writes (the memory store's, the file store's locked directory): the storage's keys are read once,
+   * before the first call that writes or lists, and every write and delete afterwards goes through the store, which
+   * keeps the index in step. The records stay the truth: the index may name a key whose record is gone (it is
+   * skipped, then dropped), never miss one that has a record.
+   */
+  indexKeys?: boolean;
 }
 
 /** What one record looks like inside the storage. */
@@ -65,6 +76,17 @@ const decoder = new TextDecoder();
  * absent and removed lazily.
  */
 export function createUnstorageStore(options: UnstorageStoreOptions): Store {
+  return createStoreOnStorage(options).store;
+}
+
+/**
+ * `createUnstorageStore`, with `loadIndex()`: with `indexKeys`, reads the storage's keys into the index now rather
+ * than at the first call (the file store does so while it opens, so a directory it cannot list fails the open).
+ */
+export function createStoreOnStorage(options: UnstorageStoreOptions): {
+  store: Store;
+  loadIndex(): Promise<void>;
+} {
   const { storage, name } = options;
   const clock = options.clock ?? systemClock;
   const capabilities: StoreCapabilities = { ...options.capabilities };
@@ -75,6 +97,43 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
   const { assertKey, serialise, ttlOf } = createStoreChecks(tag);
 
   const cache = createRecordCache(options.cacheBytes ?? 0);
+
+  /**
+   * With `indexKeys`: every key that has a record in the storage, and perhaps a few whose record is gone (after a
+   * write that failed). A key is added before its record is written and removed after its record is, each under
+   * the key's mutex, so no listing misses a record; undefined until the storage's keys have been read.
+   */
+  let index: SortedKeys | undefined;
+  let indexing: Promise<SortedKeys> | undefined;
+
+  const scanKeys = async (): Promise<string[]> => {
+    const keys: string[] = [];
+    for (const storageKey of await storage.getKeys()) {
+      const key = fromStorageKey(storageKey);
+      if (key !== undefined) keys.push(key);
+    }
+    return keys;
+  };
+
+  const loadIndex = (): Promise<SortedKeys> => {
+    indexing ??= scanKeys().then(
+      (keys) => {
+        index = createSortedKeys(keys);
+        return index;
+      },
+      (error: unknown) => {
+        // The next call tries again.
+        indexing = undefined;
+        throw storageError(tag, "list its keys", error);
+      },
+    );
+    return indexing;
+  };
+
+  /** Loads the index before the first call that writes or lists, so that every write finds it in place. */
+  const indexReady = async (): Promise<void> => {
+    if (options.indexKeys && index === undefined) await loadIndex();
+  };
 
   const isLive = (envelope: Envelope): boolean =>
     envelope.expiresAt === undefined || clock.now() < envelope.expiresAt;
@@ -109,20 +168,26 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
   const read = async (key: string): Promise<Envelope | undefined> => {
     const cached = cache.get(key);
     if (cached !== undefined) return cached === null ? undefined : parseEnvelope(key, cached);
-    let raw: unknown;
+    const reading = cache.startRead(key);
+    let seen: string | null | undefined;
     try {
-      raw = await storage.getItemRaw(toStorageKey(key));
-    } catch (error) {
-      throw storageError(tag, `read ${JSON.stringify(key)}`, error);
+      let raw: unknown;
+      try {
+        raw = await storage.getItemRaw(toStorageKey(key));
+      } catch (error) {
+        throw storageError(tag, `read ${JSON.stringify(key)}`, error);
+      }
+      if (raw === null || raw === undefined) {
+        seen = null;
+        return undefined;
+      }
+      const text = raw instanceof Uint8Array ? decoder.decode(raw) : raw;
+      const envelope = parseEnvelope(key, text);
+      if (typeof text === "string") seen = text;
+      return envelope;
+    } finally {
+      reading.end(seen);
     }
-    if (raw === null || raw === undefined) {
-      cache.set(key, null);
-      return undefined;
-    }
-    const text = raw instanceof Uint8Array ? decoder.decode(raw) : raw;
-    const envelope = parseEnvelope(key, text);
-    if (typeof text === "string") cache.set(key, text);
-    return envelope;
   };
 
   const write = async (
@@ -135,6 +200,9 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     const expiresAt = ttlMs === undefined ? undefined : updatedAt + ttlMs;
     const expiry = expiresAt === undefined ? "" : `"expiresAt":${expiresAt},`;
     const text = `{"v":${version},"updatedAt":${updatedAt},${expiry}"value":${json}}`;
+    // Indexed before the record lands: a listing may then meet the key before its record (and skip it), never
+    // the record without its key.
+    index?.add(key);
     try {
       await storage.setItemRaw(toStorageKey(key), text);
     } catch (error) {
@@ -156,6 +224,7 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
       throw storageError(tag, `delete ${JSON.stringify(key)}`, error);
     }
     cache.set(key, null);
+    index?.delete(key);
   };
 
   const toRecord = <T>(key: string, envelope: Envelope): StoredRecord<T> => {
@@ -189,6 +258,15 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     );
   };
 
+  /** Drops a key without a record from the index later, unless a record has been written under it meanwhile. */
+  const dropLater = (key: string): void => {
+    life.background(() =>
+      mutex.run(key, async () => {
+        if ((await read(key)) === undefined) index?.delete(key);
+      }),
+    );
+  };
+
   /** The live record under `key`, reaping it when expired. */
   const readLive = async (key: string): Promise<Envelope | undefined> => {
     const envelope = await read(key);
@@ -196,6 +274,35 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     if (isLive(envelope)) return envelope;
     reapLater(key, envelope);
     return undefined;
+  };
+
+  /**
+   * One page from the index: the keys after `after` under `prefix`, a batch at a time, each batch found with a
+   * search from the last key of the one before (writes between batches move positions, not keys).
+   */
+  const listIndexed = async <T>(
+    keys: SortedKeys,
+    prefix: string,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<ListPage<T>> => {
+    const records: StoredRecord<T>[] = [];
+    let after = cursor;
+    while (records.length < limit) {
+      const batch = keys.range(prefix, after, Math.min(READ_BATCH, limit - records.length));
+      if (batch.length === 0) return { records };
+      after = batch.at(-1);
+      const envelopes = await Promise.all(batch.map((key) => read(key)));
+      envelopes.forEach((envelope, position) => {
+        const key = batch[position] as string;
+        if (envelope === undefined) dropLater(key);
+        else if (!isLive(envelope)) reapLater(key, envelope);
+        else records.push(toRecord<T>(key, envelope));
+      });
+    }
+    // The page is full, so its last record is the last key read.
+    const last = records.at(-1);
+    return last && keys.range(prefix, after, 1).length > 0 ? { records, cursor: last.key } : { records };
   };
 
   const listKeys = async (prefix: string, after: string | undefined): Promise<string[]> => {
@@ -216,7 +323,7 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
     return keys.sort();
   };
 
-  return {
+  const store: Store = {
     name,
     capabilities,
 
@@ -232,6 +339,7 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
         assertKey(key);
         const json = serialise(key, value);
         const ttlMs = ttlOf(options);
+        await indexReady();
         return mutex.run(key, async (): Promise<CreateResult<T>> => {
           const existing = await read(key);
           if (existing && isLive(existing)) return { created: false, record: toRecord<T>(key, existing) };
@@ -247,6 +355,7 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
         const json = serialise(key, value);
         const ttlMs = ttlOf(options);
         const ifVersion = options?.ifVersion;
+        await indexReady();
         return mutex.run(key, async () => {
           const existing = await read(key);
           const live = existing && isLive(existing) ? existing : undefined;
@@ -260,11 +369,15 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
       return life.run(async () => {
         assertKey(key);
         const ifVersion = options?.ifVersion;
+        await indexReady();
         return mutex.run(key, async () => {
           const existing = await read(key);
           const live = existing && isLive(existing) ? existing : undefined;
           if (ifVersion !== undefined && live?.v !== ifVersion) throw conflict(key, ifVersion, live);
-          if (!existing) return false;
+          if (!existing) {
+            index?.delete(key);
+            return false;
+          }
           await remove(key);
           return live !== undefined;
         });
@@ -285,6 +398,8 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
           );
         }
         const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(rawLimit)));
+        await indexReady();
+        if (index !== undefined) return listIndexed<T>(index, prefix, cursor, limit);
         const keys = await listKeys(prefix, cursor);
         const records: StoredRecord<T>[] = [];
         let next = 0;
@@ -313,15 +428,28 @@ export function createUnstorageStore(options: UnstorageStoreOptions): Store {
       });
     },
   };
+
+  return {
+    store,
+    async loadIndex() {
+      if (options.indexKeys) await loadIndex();
+    },
+  };
 }
 
 /**
  * Records kept in memory within a budget of bytes, least recently used out first: the stored text of a record
  * (parsed anew on every read, so that no caller shares an object with another), or null for a key known to hold
  * nothing. An entry costs its key and its text, two bytes a character.
+ *
+ * What a read of the storage saw is kept only if no write or delete of that key ended (`set`, `forget`) while the
+ * read was in flight: such a read may have seen the record before the write, and keeping it would answer the old
+ * record after the new one was acknowledged.
  */
 function createRecordCache(budgetBytes: number) {
   const entries = new Map<string, string | null>();
+  /** Per key with reads of the storage in flight: how many, and whether a write ended during any of them. */
+  const reads = new Map<string, { count: number; overtaken: boolean }>();
   let used = 0;
   const cost = (key: string, entry: string | null) => 2 * (key.length + (entry?.length ?? 0)) + 64;
   const drop = (key: string) => {
@@ -329,6 +457,18 @@ function createRecordCache(budgetBytes: number) {
     if (entry === undefined) return;
     entries.delete(key);
     used -= cost(key, entry);
+  };
+  const keep = (key: string, entry: string | null) => {
+    drop(key);
+    const size = cost(key, entry);
+    if (size > budgetBytes) return;
+    entries.set(key, entry);
+    used += size;
+    while (used > budgetBytes) drop(entries.keys().next().value as string);
+  };
+  const overtake = (key: string) => {
+    const reading = reads.get(key);
+    if (reading !== undefined) reading.overtaken = true;
   };
   return {
     get(key: string): string | null | undefined {
@@ -338,14 +478,33 @@ function createRecordCache(budgetBytes: number) {
       entries.set(key, entry);
       return entry;
     },
+    /** Keeps what a write or delete left under `key`. */
     set(key: string, entry: string | null): void {
-      drop(key);
-      const size = cost(key, entry);
-      if (size > budgetBytes) return;
-      entries.set(key, entry);
-      used += size;
-      while (used > budgetBytes) drop(entries.keys().next().value as string);
+      overtake(key);
+      keep(key, entry);
     },
-    forget: drop,
+    /** Forgets `key` after a write or delete that may or may not have happened. */
+    forget(key: string): void {
+      overtake(key);
+      drop(key);
+    },
+    /** A read of `key` from the storage begins; `end` with what it saw (undefined for nothing to keep). */
+    startRead(key: string): { end(seen: string | null | undefined): void } {
+      if (budgetBytes <= 0) return { end() {} };
+      let reading = reads.get(key);
+      if (reading === undefined) {
+        reading = { count: 0, overtaken: false };
+        reads.set(key, reading);
+      }
+      reading.count += 1;
+      const current = reading;
+      return {
+        end(seen) {
+          current.count -= 1;
+          if (current.count === 0 && reads.get(key) === current) reads.delete(key);
+          if (seen !== undefined && !current.overtaken) keep(key, seen);
+        },
+      };
+    },
   };
 }
