@@ -1,5 +1,13 @@
 import { CoreError } from "@mailpiece/core";
-import { createSchemaCheck, type Issue, type SchemaCheck } from "@mailpiece/orders";
+import {
+  createSchemaCheck,
+  formatPath,
+  type Issue,
+  MAX_JSON_DEPTH,
+  pathSegments,
+  type SchemaCheck,
+  tooDeepPath,
+} from "@mailpiece/orders";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -67,6 +75,12 @@ export async function callTool(
   args: unknown,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
+  const deep = tooDeepPath(args);
+  if (deep !== undefined) {
+    return failure(
+      `The arguments of ${tool.name} nest deeper than ${MAX_JSON_DEPTH} levels:\n${lines([{ path: deep, code: "too_deep", message: `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays.` }])}`,
+    );
+  }
   const issues = checks.get(tool.name)?.(args) ?? [];
   if (issues.length > 0)
     return failure(`The arguments of ${tool.name} do not fit its schema:\n${lines(issues)}`);
@@ -103,9 +117,11 @@ function coreMessage(tool: ToolDefinition, error: CoreError): string {
  * form draft, whose slug, fields and attachments are the order's `form`.
  */
 function orderPath(tool: ToolDefinition, path: string): string {
-  if (tool.name === "svc.create_machine_order") return path ? `order.${path}` : "order";
-  if (tool.name === "svc.create_form_order_draft" && path.startsWith("form."))
-    return path.slice("form.".length);
+  if (tool.name === "svc.create_machine_order") return formatPath(["order", ...pathSegments(path)]);
+  if (tool.name === "svc.create_form_order_draft") {
+    const [first, ...rest] = pathSegments(path);
+    if (first === "form" && rest.length > 0) return formatPath(rest);
+  }
   return path;
 }
 

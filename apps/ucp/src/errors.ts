@@ -4,6 +4,8 @@
  * arguments (`$["svc.mailpiece"].recipient_address_id`).
  */
 
+import { pathSegments } from "@mailpiece/orders";
+
 /** What the platform can do about an error (UCP's message severities). */
 export type Severity = "recoverable" | "requires_buyer_input" | "requires_buyer_review" | "unrecoverable";
 
@@ -59,16 +61,11 @@ export class UcpError extends Error {
  * as a JSONPath under `root` (default `$`).
  */
 export function jsonPath(path: string, root = "$"): string {
-  if (path === "") return root;
   let out = root;
-  for (const part of path.split(".")) {
-    const match = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
-    const name = match ? match[1]! : part;
-    const indexes = match ? match[2]! : "";
-    if (/^\d+$/.test(name)) out += `[${name}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) out += `.${name}`;
-    else if (name !== "") out += `[${JSON.stringify(name)}]`;
-    out += indexes;
+  for (const segment of pathSegments(path)) {
+    if (typeof segment === "number" || /^(0|[1-9]\d*)$/.test(segment)) out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
   }
   return out;
 }

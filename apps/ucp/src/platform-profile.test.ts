@@ -132,6 +132,9 @@ describe("jsonPath", () => {
     expect(jsonPath("line_items.0.quantity")).toBe("$.line_items[0].quantity");
     expect(jsonPath("rows[3].name")).toBe("$.rows[3].name");
     expect(jsonPath("odd key.x")).toBe('$["odd key"].x');
+    // A quoted key keeps its dots and brackets.
+    expect(jsonPath('["svc.mailpiece"]')).toBe('$["svc.mailpiece"]');
+    expect(jsonPath('extra["a.b"][2]["c]d"]')).toBe('$.extra["a.b"][2]["c]d"]');
   });
 });
 

@@ -1,7 +1,7 @@
 import type { MailpieceCore } from "@mailpiece/core";
 import { CoreError } from "@mailpiece/core";
 import { RATE_LIMITED, RATE_LIMITED_RPC_CODE } from "@mailpiece/mcp";
-import { createSchemaCheck, type SchemaCheck } from "@mailpiece/orders";
+import { createSchemaCheck, MAX_JSON_DEPTH, type SchemaCheck, tooDeepPath } from "@mailpiece/orders";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -85,6 +85,16 @@ export function createUcpToolServer(ctx: UcpServerContext, clientKey: string): S
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       const ucp = negotiate(await ctx.profiles.resolve(meta?.ucp?.profile));
+      const deep = tooDeepPath(args);
+      if (deep !== undefined) {
+        throw UcpError.one(
+          "too_deep",
+          `${deep || "arguments"}: nests deeper than ${MAX_JSON_DEPTH} levels.`,
+          {
+            path: jsonPath(deep),
+          },
+        );
+      }
       const issues = checks.get(tool.name)?.(args) ?? [];
       if (issues.length > 0) {
         throw new UcpError(

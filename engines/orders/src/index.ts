@@ -64,7 +64,18 @@ export {
 export { OrdersError, type OrdersErrorCode } from "./errors.ts";
 export { EXAMPLE_ORDER_REQUESTS } from "./examples.ts";
 export { FormAttachment, FormPayload } from "./form-schema.ts";
-export { ISSUE_CODES, type Issue, type IssueCode, isIssueCode, joinPath, WARNING_CODES } from "./issues.ts";
+export {
+  formatPath,
+  ISSUE_CODES,
+  type Issue,
+  type IssueCode,
+  isIssueCode,
+  joinPath,
+  MAX_JSON_DEPTH,
+  pathSegments,
+  tooDeepPath,
+  WARNING_CODES,
+} from "./issues.ts";
 export {
   LETTER_FORMATS,
   type LetterFormat,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_ORDER_REQUESTS } from "./examples.ts";
-import { ISSUE_CODES, type IssueCode, IssueList, isIssueCode, WARNING_CODES } from "./issues.ts";
+import {
+  formatPath,
+  ISSUE_CODES,
+  type IssueCode,
+  IssueList,
+  isIssueCode,
+  pathSegments,
+  tooDeepPath,
+  WARNING_CODES,
+} from "./issues.ts";
 import { MAX_ATTACHMENT_BYTES, MAX_CAMPAIGN_ROWS, MAX_CSV_BYTES, MAX_PDF_BYTES } from "./limits.ts";
 import { validateOrderRequest } from "./validate-order-request.ts";
 
@@ -163,5 +172,50 @@ describe("IssueList", () => {
       { path: "a", code: "too_long", message: "third" },
     ]);
     expect(list.length).toBe(2);
+  });
+});
+
+describe("pathSegments and formatPath", () => {
+  it("read back every path joinPath writes, quoted keys with dots, brackets and quotes whole", () => {
+    const cases: Array<Array<string | number>> = [
+      [],
+      ["recipient_name"],
+      ["form", "attachments", 0, "base64"],
+      ["svc.mailpiece", "recipient_address_id"],
+      ["line_items", 0, 'a"b]c', 3],
+      ["a", "0", "b"],
+      ["", "x.y[1]"],
+    ];
+    for (const segments of cases) {
+      const path = formatPath(segments);
+      expect(pathSegments(path)).toEqual(segments.length === 0 ? [] : segments);
+    }
+    expect(formatPath(["svc.mailpiece", "recipient_address_id"])).toBe(
+      '["svc.mailpiece"].recipient_address_id',
+    );
+  });
+
+  it("keeps what it cannot read as one name instead of throwing", () => {
+    expect(pathSegments('a["b')).toEqual(["a", '["b']);
+    expect(pathSegments("a[x]")).toEqual(["a", "[x]"]);
+  });
+});
+
+describe("tooDeepPath", () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = i % 2 === 0 ? { "a.b": value } : [value];
+    return value;
+  };
+
+  it("names the first value past the depth, and nothing within it", () => {
+    expect(tooDeepPath(nested(3), 3)).toBeUndefined();
+    expect(tooDeepPath(nested(4), 3)).toBe('[0]["a.b"][0]');
+    expect(tooDeepPath({ ok: 1, list: [{ deep: { deeper: {} } }] }, 3)).toBe("list[0].deep");
+    expect(tooDeepPath("text", 0)).toBeUndefined();
+  });
+
+  it("answers for a value far deeper than the stack allows recursion", () => {
+    expect(tooDeepPath(nested(200_000))).toMatch(/^\[0\]/);
   });
 });

@@ -101,6 +101,80 @@ export function joinPath(base: string, key: string | number): string {
   return `${base}[${JSON.stringify(key)}]`;
 }
 
+/**
+ * The keys and indexes of a path that `joinPath` built: `form.attachments[0]["a.b"]` is
+ * `["form", "attachments", 0, "a.b"]`. The inverse of joinPath, so a surface can rename or re-root a path (under a
+ * tool's argument, as a JSONPath) without splitting a quoted key at its dots.
+ */
+export function pathSegments(path: string): Array<string | number> {
+  const segments: Array<string | number> = [];
+  let i = 0;
+  while (i < path.length) {
+    if (path[i] === "[" && path[i + 1] === '"') {
+      let end = i + 2;
+      while (end < path.length && path[end] !== '"') end += path[end] === "\\" ? 2 : 1;
+      try {
+        segments.push(JSON.parse(path.slice(i + 1, end + 1)) as string);
+        i = end + 2;
+        continue;
+      } catch {
+        // Not a quoted key after all: the rest is one name.
+        segments.push(path.slice(i));
+        break;
+      }
+    }
+    if (path[i] === "[") {
+      const end = path.indexOf("]", i);
+      const index = end < 0 ? Number.NaN : Number(path.slice(i + 1, end));
+      if (Number.isInteger(index)) {
+        segments.push(index);
+        i = end + 1;
+        continue;
+      }
+      segments.push(path.slice(i));
+      break;
+    }
+    if (path[i] === ".") i++;
+    let end = i;
+    while (end < path.length && path[end] !== "." && path[end] !== "[") end++;
+    segments.push(path.slice(i, end));
+    i = end;
+  }
+  return segments;
+}
+
+/** A path from its keys and indexes, as joinPath writes it. */
+export function formatPath(segments: ReadonlyArray<string | number>): string {
+  return segments.reduce<string>((path, segment) => joinPath(path, segment), "");
+}
+
+/** How deep arguments of a tool call or a request body may nest: far beyond any real order, and far below the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The path of the first value nested deeper than `maxDepth` objects and arrays in `value`, or undefined when none is.
+ * Iterative, so that it answers for a value of any depth; check a request with it before anything recursive
+ * (validation, hashing, copying) walks the value.
+ */
+export function tooDeepPath(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; path: Array<string | number> }> = [
+    { value, depth: 0, path: [] },
+  ];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (typeof next.value !== "object" || next.value === null) continue;
+    if (next.depth >= maxDepth) return formatPath(next.path);
+    const entries: Array<[string | number, unknown]> = Array.isArray(next.value)
+      ? next.value.map((item, index): [number, unknown] => [index, item])
+      : Object.entries(next.value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      stack.push({ value: child, depth: next.depth + 1, path: [...next.path, key] });
+    }
+  }
+  return undefined;
+}
+
 /** Collects issues in the order they are found, dropping exact repeats of the same code at the same path. */
 export class IssueList {
   readonly items: Issue[] = [];
