@@ -117,6 +117,8 @@ export function createMcpHttpApp(
       if (request.method !== "POST") return session.transport.handleRequest(request, { authInfo });
       const parsed = await jsonBody(request);
       if (!parsed.ok) return parsed.refusal;
+      const misfit = transports.paramsMisfit(parsed.body);
+      if (misfit) return misfit;
       const answer = await session.transport.handleRequest(request, { parsedBody: parsed.body, authInfo });
       return isToolCall(parsed.body) ? surfaceRateLimit(answer) : answer;
     }
@@ -126,6 +128,8 @@ export function createMcpHttpApp(
     const parsed = await jsonBody(request);
     if (!parsed.ok) return parsed.refusal;
     const body = parsed.body;
+    const misfit = transports.paramsMisfit(body);
+    if (misfit) return misfit;
     if (!transports.isInitialize(body)) {
       return rpcError(
         400,
@@ -168,11 +172,42 @@ export function createMcpHttpApp(
 
 /** The MCP SDK's transport, loaded once, on the first request. */
 async function loadSdk() {
-  const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]);
-  return { Transport: WebStandardStreamableHTTPServerTransport, isInitialize: isInitializeRequest };
+  const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest, ClientRequestSchema }] =
+    await Promise.all([
+      import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+      import("@modelcontextprotocol/sdk/types.js"),
+    ]);
+  const requests = new Map<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }>(
+    ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+  );
+  /**
+   * A request of a method MCP defines whose params do not fit it, answered as invalid params (-32602) with the
+   * request's id; undefined for anything else. The SDK's server would answer such a request with internal error
+   * (-32603), as if it had failed.
+   */
+  const paramsMisfit = (body: unknown): Response | undefined => {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+    const { method, id } = body as { method?: unknown; id?: unknown };
+    if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) return undefined;
+    const schema = requests.get(method);
+    const parsed = schema?.safeParse(body);
+    if (!parsed || parsed.success) return undefined;
+    const issues =
+      (parsed.error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues ?? [];
+    const detail = issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.map(String).join(".") || "(request)"}: ${issue.message}`)
+      .join("; ");
+    return Response.json(
+      { jsonrpc: "2.0", id, error: { code: -32602, message: `Invalid params for ${method}: ${detail}` } },
+      { status: 200 },
+    );
+  };
+  return {
+    Transport: WebStandardStreamableHTTPServerTransport,
+    isInitialize: isInitializeRequest,
+    paramsMisfit,
+  };
 }
 
 async function jsonBody(
