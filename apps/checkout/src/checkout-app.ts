@@ -1,7 +1,7 @@
 import type { CheckoutView, MailpieceCore } from "@mailpiece/core";
 import { CoreError } from "@mailpiece/core";
 import type { H3Event } from "h3";
-import { assertBodySize, H3, type HTTPError } from "h3";
+import { assertBodySize, H3, HTTPError } from "h3";
 import type { PageContext } from "./page.ts";
 import { checkoutPage, notFoundPage, setupPage, topUpPage } from "./page.ts";
 
@@ -201,7 +201,14 @@ async function readForm(event: H3Event): Promise<Map<string, string> | undefined
   } catch {
     return undefined;
   }
-  const text = await event.req.text();
+  let text: string;
+  try {
+    text = await event.req.text();
+  } catch (error) {
+    // A body without a length is counted as it is read: past the limit, the read fails with 413.
+    if (HTTPError.isError(error) && error.status === 413) return undefined;
+    throw error;
+  }
   if (text.length > MAX_FORM_BYTES) return undefined;
   const fields = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(text)) if (!fields.has(name)) fields.set(name, value);

@@ -578,7 +578,7 @@ export function buildOpenApi(options: OpenApiOptions): Json {
         "`request_id` is the idempotency key of one logical mailing: reuse it with an identical body when retrying.",
         `Paying with x402: ${price}. Raise the cap before paying, e.g. \`x402Client.fromConfig({ schemes: [], spendControls: { maxAmountPerPayment: "$250" } })\`.`,
         "Errors: a JSON body `{error, message, issues?, retry_after_seconds?}`; `error` is a stable snake_case code, each code has one HTTP status, and `issues` lists every problem with the dotted path of its field.",
-        "Besides the operations listed: a path not listed answers components.responses.NotFound; another method on a listed path answers components.responses.MethodNotAllowed; a CORS preflight (OPTIONS) on a listed path answers components.responses.Preflight.",
+        "Besides the operations listed: a path not listed answers components.responses.NotFound; another method on a listed path answers components.responses.MethodNotAllowed; an OPTIONS on a listed path answers components.responses.Preflight when it is a CORS preflight and components.responses.Options otherwise; a path with a malformed percent-encoding answers components.responses.InvalidPath.",
       ].join("\n\n"),
       license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
@@ -744,6 +744,17 @@ export function buildOpenApi(options: OpenApiOptions): Json {
             Allow: { description: "The methods this path answers.", required: true, schema: Wire.text },
           },
           content: json(STATUS_ERRORS.get(statusOf("method_not_allowed"))!),
+        },
+        Options: {
+          description:
+            "An OPTIONS request that is not a CORS preflight: no body; Allow lists the methods the path answers.",
+          headers: {
+            Allow: { description: "The methods this path answers.", required: true, schema: Wire.text },
+          },
+        },
+        InvalidPath: {
+          description: "A path whose percent-encoding is malformed (invalid_path), listed or not.",
+          content: json(STATUS_ERRORS.get(statusOf("invalid_path"))!),
         },
         Preflight: {
           description:

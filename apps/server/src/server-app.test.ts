@@ -41,13 +41,17 @@ describe("the server app", () => {
     expect(JSON.stringify(body)).not.toMatch(/hunter2|6379/);
   });
 
-  it("answers unknown paths, and methods a server path does not take, with the machine API's not_found body", async () => {
+  it("answers unknown paths with not_found, and methods /health does not take with method_not_allowed and Allow", async () => {
     const app = appOver(createMemoryStore(), []);
     const missing = await app.fetch(new Request("http://x/nowhere"));
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: string }).error).toBe("not_found");
     const method = await app.fetch(new Request("http://x/health", { method: "DELETE" }));
-    expect(method.status).toBe(404);
-    expect(((await method.json()) as { error: string }).error).toBe("not_found");
+    expect(method.status).toBe(405);
+    expect(method.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    expect(((await method.json()) as { error: string }).error).toBe("method_not_allowed");
+    const options = await app.fetch(new Request("http://x/health", { method: "OPTIONS" }));
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });

@@ -59,6 +59,16 @@ export function createServerApp(
     );
   });
 
+  // Another method on /health is answered as on every listed path: OPTIONS with Allow, the rest 405 with Allow.
+  const healthAllow = "GET, HEAD, OPTIONS";
+  app.all("/health", (event) =>
+    event.req.method === "OPTIONS"
+      ? new Response(null, { status: 204, headers: { allow: healthAllow } })
+      : errorAnswer("method_not_allowed", `/health answers ${healthAllow}.`, {
+          headers: { allow: healthAllow },
+        }),
+  );
+
   app.mount(
     "",
     createMachineApp(core, {

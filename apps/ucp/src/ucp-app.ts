@@ -93,14 +93,16 @@ export function createUcpApp(core: MailpieceCore, options: UcpAppOptions): McpHt
     "shared-payment-token-config.json": SharedPaymentTokenConfig,
   };
   app.get("/ucp/schemas/:name", (event) => {
-    const schema = schemas[event.context.params?.name ?? ""];
+    const name = event.context.params?.name ?? "";
+    // Own names only: "constructor" or "__proto__" is no schema.
+    const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
     if (!schema) {
       return Response.json({ error: "not_found", message: "No such schema." }, { status: 404 });
     }
     event.res.headers.set("cache-control", "public, max-age=3600");
     return {
       $schema: "https://json-schema.org/draft/2020-12/schema",
-      $id: `${publicUrl}/ucp/schemas/${event.context.params?.name}`,
+      $id: `${publicUrl}/ucp/schemas/${name}`,
       ...JSON.parse(JSON.stringify(schema)),
     };
   });

@@ -16,13 +16,16 @@ interface ResponseObject {
 
 /**
  * What answers a request the document lists no operation for, by the name of the shared response
- * (components.responses) and the statuses it may have: a path not listed, another method on a listed path, and a
- * CORS preflight on a listed path.
+ * (components.responses) and the statuses it may have: a path not listed, another method on a listed path, and on a
+ * listed path a CORS preflight or a plain OPTIONS (which says the methods in Allow), and a path whose percent-encoding
+ * is malformed.
  */
 const FALLBACKS = {
   NotFound: [404],
   MethodNotAllowed: [405],
   Preflight: [200, 204],
+  Options: [200, 204],
+  InvalidPath: [400],
 } as const;
 
 /** Where the components of the document live for Ajv, so that the document's own $refs resolve. */
@@ -74,32 +77,39 @@ export function responseChecker(document: Json): ResponseChecker {
     return responses?.[name] === undefined ? undefined : resolve(responses[name]);
   };
 
-  const expected = (method: string, path: string, status: number): Expected | string => {
+  const expected = (method: string, path: string, status: number): Expected[] | string => {
     const pathname = new URL(path, "http://target.invalid").pathname;
     const found =
       templates.find((t) => t.literal && t.template === pathname) ??
       templates.find((t) => !t.literal && t.pattern.test(pathname));
-    const fallback = (name: keyof typeof FALLBACKS, why: string): Expected | string => {
-      const response = shared(name);
-      if (!response) return `${why}, and the document has no components.responses.${name} for it`;
-      if (!(FALLBACKS[name] as readonly number[]).includes(status)) {
-        return `${why}: the answer must be components.responses.${name} (${FALLBACKS[name].join(" or ")})`;
+    /** The shared responses among `names` that the document has and that may have this status. */
+    const fallback = (names: Array<keyof typeof FALLBACKS>, why: string): Expected[] | string => {
+      const present = names.filter((name) => shared(name) !== undefined);
+      if (present.length === 0) {
+        return `${why}, and the document has no ${names.map((name) => `components.responses.${name}`).join(" or ")} for it`;
       }
-      return { where: `components.responses.${name}`, response };
+      const fitting = present.filter((name) => (FALLBACKS[name] as readonly number[]).includes(status));
+      if (fitting.length === 0) {
+        return `${why}: the answer must be ${present.map((name) => `components.responses.${name} (${FALLBACKS[name].join(" or ")})`).join(" or ")}`;
+      }
+      return fitting.map((name) => ({ where: `components.responses.${name}`, response: shared(name)! }));
     };
-    if (!found) return fallback("NotFound", "the document lists no such path");
+    if (!found) return fallback(["NotFound", "InvalidPath"], "the document lists no such path");
     const operation = paths[found.template]?.[method.toLowerCase()];
     if (!operation) {
       return method.toUpperCase() === "OPTIONS"
-        ? fallback("Preflight", `the document lists no OPTIONS operation on ${found.template}`)
-        : fallback("MethodNotAllowed", `the document lists no ${method.toUpperCase()} on ${found.template}`);
+        ? fallback(["Preflight", "Options"], `the document lists no OPTIONS operation on ${found.template}`)
+        : fallback(
+            ["MethodNotAllowed"],
+            `the document lists no ${method.toUpperCase()} on ${found.template}`,
+          );
     }
     const responses = operation.responses ?? {};
     const answer = responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
     if (answer === undefined) {
       return `the document does not list ${status} for ${method.toUpperCase()} ${found.template} (it lists ${Object.keys(responses).join(", ")})`;
     }
-    return { where: `${method.toUpperCase()} ${found.template} ${status}`, response: resolve(answer) };
+    return [{ where: `${method.toUpperCase()} ${found.template} ${status}`, response: resolve(answer) }];
   };
 
   const validatorFor = (schema: unknown): ValidateFunction => {
@@ -111,41 +121,46 @@ export function responseChecker(document: Json): ResponseChecker {
     return validate;
   };
 
+  /** Why the answer is not as `expected` describes it, or undefined when it is. */
+  const matches = ({ where, response: described }: Expected, response: Response, text: string) => {
+    for (const [name, header] of Object.entries(described.headers ?? {})) {
+      if (header.required && !response.headers.has(name)) return `${where} requires the header ${name}`;
+    }
+    const content = described.content;
+    if (!content || Object.keys(content).length === 0) {
+      return text.length > 0 ? `${where} describes no body, but one came (${text.slice(0, 200)})` : undefined;
+    }
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const media = content[type];
+    if (!media)
+      return `${where} describes ${Object.keys(content).join(", ")}, not the content type "${type}"`;
+    if (!isJson(type) || media.schema === undefined) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return `${where} describes ${type}, but the body is not JSON: ${text.slice(0, 200)}`;
+    }
+    const validate = validatorFor(media.schema);
+    if (validate(body)) return undefined;
+    return `the body does not match the schema of ${where} (${type}): ${describeErrors(validate.errors ?? [])}\n  body: ${text.slice(0, 1000)}`;
+  };
+
   return {
     async check(method, path, response) {
       const label = `${method.toUpperCase()} ${path} answered ${response.status}`;
-      const fail = (why: string): never => {
-        throw new Error(`${label}, which the OpenAPI description does not allow: ${why}`);
-      };
       const found = expected(method, path, response.status);
-      if (typeof found === "string") return fail(found);
-      const { where, response: described } = found;
-      for (const [name, header] of Object.entries(described.headers ?? {})) {
-        if (header.required && !response.headers.has(name)) fail(`${where} requires the header ${name}`);
+      if (typeof found === "string") {
+        throw new Error(`${label}, which the OpenAPI description does not allow: ${found}`);
       }
       const text = await response.clone().text();
-      const content = described.content;
-      if (!content || Object.keys(content).length === 0) {
-        if (text.length > 0) fail(`${where} describes no body, but one came (${text.slice(0, 200)})`);
-        return;
+      const misfits: string[] = [];
+      for (const candidate of found) {
+        const misfit = matches(candidate, response, text);
+        if (misfit === undefined) return;
+        misfits.push(misfit);
       }
-      const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-      const media = content[type];
-      if (!media)
-        fail(`${where} describes ${Object.keys(content).join(", ")}, not the content type "${type}"`);
-      if (!isJson(type) || media?.schema === undefined) return;
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return fail(`${where} describes ${type}, but the body is not JSON: ${text.slice(0, 200)}`);
-      }
-      const validate = validatorFor(media.schema);
-      if (!validate(body)) {
-        fail(
-          `the body does not match the schema of ${where} (${type}): ${describeErrors(validate.errors ?? [])}\n  body: ${text.slice(0, 1000)}`,
-        );
-      }
+      throw new Error(`${label}, which the OpenAPI description does not allow: ${misfits.join("; or ")}`);
     },
   };
 }
