@@ -22,6 +22,7 @@ const benches: [string, () => Promise<string>][] = [
   ["blobs", async () => (await import("./blobs.ts")).benchBlobs()],
   ["list-cost", async () => (await import("./list-cost.ts")).benchListCost()],
   ["fulfilment", async () => (await import("./fulfilment.ts")).benchFulfilment()],
+  ["load", async () => (await import("./load.ts")).benchLoad()],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
