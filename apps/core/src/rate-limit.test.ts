@@ -1,4 +1,7 @@
-import { createMemoryStore } from "@mailpiece/store-unstorage";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createFileStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
 import { consumeRate, createLocalRateLimiter } from "./rate-limit.ts";
 
@@ -73,5 +76,28 @@ describe("the shared limiter on the store", () => {
       allowed: false,
       retryAfterSeconds: 60,
     });
+  });
+});
+
+describe("the shared limiter under contention", () => {
+  it("counts every one of 100 concurrent attempts of one client, none refused for the contention", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mailpiece-rate-"));
+    const store = await createFileStore({ dir });
+    try {
+      const rule = { limit: 1000, windowMs: 3_600_000 };
+      const now = 1_800_000_000_000;
+      const decisions = await Promise.all(
+        Array.from({ length: 100 }, () => consumeRate(store, "unpaid", "203.0.113.7", rule, now)),
+      );
+      expect(decisions.filter((d) => !d.allowed)).toEqual([]);
+      // Each was counted once: the next attempt sees all 100.
+      expect(await consumeRate(store, "unpaid", "203.0.113.7", rule, now)).toEqual({
+        allowed: true,
+        remaining: 1000 - 101,
+      });
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

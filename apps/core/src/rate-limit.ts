@@ -1,6 +1,6 @@
 import type { Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
-import { rateLimitedError } from "./errors.ts";
+import { CoreError, rateLimitedError } from "./errors.ts";
 
 export interface RateLimit {
   /** Attempts allowed per window. */
@@ -64,7 +64,10 @@ export async function consumeRate(
   // A window's count is read through the next window too.
   const ttlMs = (index + 2) * rule.windowMs - now + 1000;
   const previous = (await store.get<number>(`${prefix}${index - 1}`))?.value ?? 0;
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < CONTENDED_ATTEMPTS; attempt++) {
+    // After a conflict, a short random pause spreads the contenders out, so each round has a few winners.
+    if (attempt > 0)
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, attempt)));
     const current = await store.get<number>(key);
     const count = current?.value ?? 0;
     const decision = slidingDecision(rule, index, previous, count, now, cost);
@@ -81,8 +84,14 @@ export async function consumeRate(
       throw error;
     }
   }
-  return { allowed: false, retryAfterSeconds: 1 };
+  // Contention is not a rate limit: the client is told to try again, as when the store cannot answer.
+  throw new CoreError("storage_unavailable", "Too many requests are counted at once; try again shortly.", {
+    retryAfterSeconds: 1,
+  });
 }
+
+/** How often one count is tried against concurrent ones before the request is turned away as contended. */
+const CONTENDED_ATTEMPTS = 500;
 
 /**
  * The one rule for storing something for an unknown client (an unpaid order, a flower letter): it counts against the
