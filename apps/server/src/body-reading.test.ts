@@ -88,7 +88,14 @@ describe("request bodies over a socket", () => {
     for (let at = 0; at < body.length; at += 7) pieces.push(body.subarray(at, at + 7));
     const response = await exchange([head(body.length), ...pieces]);
     expect(statusOf(response)).toBe(200);
-    expect(bodyOf(response)).toEqual(await whole.json());
+    // The same answer, but for the preview link's expiry, which is rounded to a window the two requests may straddle.
+    const withoutExpiry = (view: Record<string, unknown>) => ({
+      ...view,
+      preview_url: String(view.preview_url).split("?")[0],
+    });
+    expect(withoutExpiry(bodyOf(response))).toEqual(
+      withoutExpiry((await whole.json()) as Record<string, unknown>),
+    );
   });
 
   it("a connection that ends before its declared body gets no answer and leaves the server serving", async () => {
