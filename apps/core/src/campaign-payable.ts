@@ -16,7 +16,7 @@ import type { Payable } from "./payments/payable.ts";
 export function campaignPayable(ctx: OrderContext): Payable<CampaignRecord> {
   return {
     kind: "campaign",
-    load: (id) => loadCampaign(ctx.store, id),
+    load: (id) => loadCampaign(ctx, id),
     update: (id, change) => updateCampaign(ctx.store, id, ctx.clock.now, change),
     charge: (record) => ({
       amount_cents: record.quote.price_cents,
@@ -30,7 +30,7 @@ export function campaignPayable(ctx: OrderContext): Payable<CampaignRecord> {
     },
     async afterPaid(record) {
       // Read again: a retry or the reconciler may have made the pieces meanwhile.
-      let paid = (await loadCampaign(ctx.store, record.id)) ?? record;
+      let paid = (await loadCampaign(ctx, record.id)) ?? record;
       if (paid.plan.child_ids.length === 0) {
         if (paid.plan.content_mode === "pdf" && !paid.pdf) paid = await recoverPdf(ctx, paid);
         // Each piece's id is derived from the campaign and its row: making them again makes nothing new.

@@ -53,14 +53,17 @@ import {
   flowerPayable,
   flowerRequestConflict,
   getFlowerLetter,
-  retryFlowerSubmissions,
   validateFlowerLetter,
 } from "./flowers/index.ts";
+import { flowerSubmissionWork, liftLegacyFlowerWork } from "./flowers/submission.ts";
 import { runFulfilment } from "./fulfilment.ts";
+import type { QueueWork, RunQueueOptions } from "./job-runner.ts";
+import { runQueue } from "./job-runner.ts";
 import { findMailing, loadMailing } from "./mailings.ts";
 import type { OrderStatusView } from "./order-status.ts";
-import { confirmerOf, reconcilePayments } from "./payments/confirm.ts";
+import { confirmerOf } from "./payments/confirm.ts";
 import type { PaymentRails } from "./payments/pay.ts";
+import { liftLegacyPaymentWork, paymentWork } from "./payments/payment-work.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
 import type {
@@ -72,12 +75,13 @@ import type {
 } from "./projects/billing.ts";
 import {
   autoRefillPolicies,
+  autoRefillWork,
   completeSetupSession,
   createSetupSession,
   getAutoRefill,
   getSetupSession,
+  liftLegacyRefills,
   listPaymentMethods,
-  resumeAutoRefills,
   setAutoRefill,
   startAutoRefill,
 } from "./projects/billing.ts";
@@ -92,9 +96,10 @@ import {
 import type { ProjectOrderContext, ProjectOrderView } from "./projects/orders.ts";
 import {
   createProjectOrder,
+  liftLegacyOrderIntents,
   loadProjectOrder,
+  orderIntentWork,
   projectOrderView,
-  reconcileProjectOrders,
   settleProjectCredits,
 } from "./projects/orders.ts";
 import type { ProjectQuoteView } from "./projects/quotes.ts";
@@ -174,6 +179,8 @@ export interface CoreDeps {
   onBackgroundError?: (error: unknown) => void;
 }
 
+/** How long one process holds a background job without a sign of life (renewed while it works on it). */
+const WORK_LEASE_MS = 10_000;
 /** How often `fulfil` looks for expired previews of unpaid work. */
 const PREVIEW_COLLECTION_INTERVAL_MS = 60_000;
 
@@ -482,9 +489,28 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const confirmers = {
     // Order payment work may name a campaign still in the legacy layout: it is confirmed as the campaign it is.
     order: async (id: string) =>
-      (await loadMailing(ctx.store, id))?.kind === "campaign" ? confirmCampaign(id) : confirmOrder(id),
+      (await loadMailing(ctx, id))?.kind === "campaign" ? confirmCampaign(id) : confirmOrder(id),
     campaign: confirmCampaign,
     ...(flowerCtx ? { flower_letter: confirmerOf(payments, flowerPayable(flowerCtx)) } : {}),
+  };
+  // The queues of background work besides fulfilment: payments in flight, order intents, refills, florist submissions.
+  const queueRound =
+    <P>(work: QueueWork<P>) =>
+    (run: RunQueueOptions) =>
+      runQueue(jobs, work, run);
+  const backgroundRounds = [
+    queueRound(paymentWork(ctx.clock, confirmers)),
+    queueRound(orderIntentWork(orderCtx)),
+    queueRound(autoRefillWork(billingCtx)),
+    ...(flowerCtx ? [queueRound(flowerSubmissionWork(flowerCtx))] : []),
+  ];
+  let lifted: Promise<void> | undefined;
+  const liftLegacyWork = async () => {
+    const now = ctx.clock.now();
+    await liftLegacyPaymentWork(ctx.store, jobs, now);
+    await liftLegacyOrderIntents(orderCtx);
+    await liftLegacyRefills(billingCtx);
+    await liftLegacyFlowerWork(ctx.store, jobs, now);
   };
   return {
     ...ctx,
@@ -559,7 +585,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       };
     })(),
     async getCampaign(id) {
-      const found = await findMailing(ctx.store, id);
+      const found = await findMailing(ctx, id);
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;
     },
     ...(flowerCtx ? { flowers: flowerUseCases(validateLimit, flowerCtx) } : {}),
@@ -571,19 +597,33 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         lastPreviewCollection = now;
         await collectPreviews(ctx);
       }
-      const confirmed = await reconcilePayments(payments, confirmers);
-      const undone = (await reconcileProjectOrders(projectCtx)) + (await resumeAutoRefills(billingCtx));
-      const worked =
-        confirmed +
-        undone +
-        (await runFulfilment({
-          ...ctx,
-          providers: deps.printProviders ?? [],
-          afterSteps: (order) => settleProjectCredits(orderCtx, order),
-          ...options,
-        }));
-      const flowers = flowerCtx ? await retryFlowerSubmissions(flowerCtx) : 0;
-      return worked + flowers;
+      // Work noted by a version that kept it under `work:` prefixes is lifted onto the queues once per process.
+      lifted ??= liftLegacyWork().catch((error: unknown) => {
+        lifted = undefined;
+        throw error;
+      });
+      await lifted;
+      const run = { owner: options.owner ?? "worker", leaseMs: WORK_LEASE_MS };
+      let worked = 0;
+      const failures: unknown[] = [];
+      // Each queue's round reads only its due jobs; a failing queue does not hold up the others.
+      for (const round of backgroundRounds) {
+        worked += await round(run).catch((error: unknown) => {
+          failures.push(error);
+          return 0;
+        });
+      }
+      worked += await runFulfilment({
+        ...ctx,
+        providers: deps.printProviders ?? [],
+        afterSteps: (order) => settleProjectCredits(orderCtx, order),
+        ...options,
+      }).catch((error: unknown) => {
+        failures.push(error);
+        return 0;
+      });
+      if (failures.length > 0) throw failures[0];
+      return worked;
     },
     listForms(query) {
       try {

@@ -84,7 +84,7 @@ async function createOrPay(ctx: OrderContext, input: CreateOrderInput): Promise<
   const fingerprint = fingerprintBytes(input.raw);
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
-  const known = seen?.kind === "replay" ? await loadMailing(ctx.store, seen.claim.order_id) : undefined;
+  const known = seen?.kind === "replay" ? await loadMailing(ctx, seen.claim.order_id) : undefined;
   // The identical body of an order already paid: answer from the order, without preparing the document again.
   if (known && isPaidLike(known.record.payment_status)) return payKnown(ctx, known, input.payment);
 
@@ -219,6 +219,7 @@ export function paymentContext(ctx: OrderContext): PaymentContext {
   return {
     store: ctx.store,
     clock: ctx.clock,
+    jobs: ctx.jobs,
     ids: ctx.ids,
     rails: ctx.rails,
     replayClaimTtlMs: ctx.config.replayClaimTtlMs,
@@ -263,7 +264,7 @@ export async function bindUpload(
  * campaign's status is derived from its pieces.
  */
 export async function getOrderStatus(ctx: OrderContext, id: string): Promise<OrderStatusView | undefined> {
-  const found = await findMailing(ctx.store, id);
+  const found = await findMailing(ctx, id);
   if (!found) return undefined;
   const view =
     found.kind === "campaign"

@@ -10,7 +10,6 @@ import type {
   Clock,
   IdGenerator,
   JobQueue,
-  LeasedJob,
   PrintAddress,
   PrintJob,
   PrintProvider,
@@ -19,6 +18,7 @@ import type {
 import { isDefiniteRefusal, PrintError, routeProvider } from "@mailpiece/ports";
 import { todayUtc } from "@mailpiece/typesetter/light";
 import { formRefusalAtFulfilment } from "./forms.ts";
+import { runQueue } from "./job-runner.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
 import { windowLines } from "./party-view.ts";
@@ -53,10 +53,6 @@ export interface FulfilmentContext {
 export const FULFILMENT_QUEUE = "fulfilment";
 /** The key of an order's fulfilment job: one per order while it is on its way. */
 export const fulfilmentJobKey = (orderId: string) => `order:${orderId}`;
-/** Orders leased per lease call; a round leases again until the queue has no due order left. */
-const LEASE_BATCH = 8;
-/** Orders of one batch worked on at once (their steps mostly wait on the store, the printer or the PDF workers). */
-const PARALLEL = 4;
 const DEFAULT_LEASE_MS = 10_000;
 
 /** Puts a paid order on the fulfilment queue (idempotent; an order already queued for later is moved up to `at`). */
@@ -75,75 +71,19 @@ export async function enqueueFulfilment(jobs: JobQueue, orderId: string, at: num
  * submission_pending before the call, so an unknown outcome is reconciled with the provider, never resubmitted
  * blindly), then the provider's tracking until the order is delivered, returned, failed or canceled. Orders are
  * leased from the job queue, so two processes never work on one order at once and a round reads only due orders,
- * however many wait for later. The leases of a batch are renewed while it is worked on, so a long step keeps its
- * order and a crashed process loses its orders within `leaseMs`. Returns how many orders it worked on.
+ * however many wait for later; a crashed process loses its orders within `leaseMs`. Returns how many orders it
+ * worked on.
  */
-export async function runFulfilment(ctx: FulfilmentContext): Promise<number> {
-  const leaseMs = ctx.leaseMs ?? DEFAULT_LEASE_MS;
-  let worked = 0;
-  for (;;) {
-    const leased = await ctx.jobs.lease<{ order_id: string }>(FULFILMENT_QUEUE, {
-      owner: ctx.owner ?? "worker",
-      limit: LEASE_BATCH,
-      leaseMs,
-    });
-    worked += leased.length;
-    const held = new Map(leased.map((job) => [job.id, job]));
-    const renew = setInterval(
-      () => {
-        for (const job of held.values()) {
-          void ctx.jobs
-            .extend(job, leaseMs)
-            .then((renewed) => {
-              if (renewed && held.has(job.id)) held.set(job.id, renewed);
-            })
-            .catch(() => {
-              // A renewal that fails leaves the lease to run out; the order is worked on again after it.
-            });
-        }
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
-    renew.unref?.();
-    const failures: unknown[] = [];
-    try {
-      const queue = [...leased];
-      await Promise.all(
-        Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-          for (let job = queue.shift(); job; job = queue.shift()) {
-            await finishStep(ctx, job.id, job.payload.order_id, held).catch((error: unknown) => {
-              failures.push(error);
-            });
-          }
-        }),
-      );
-    } finally {
-      clearInterval(renew);
-    }
-    if (failures.length > 0) throw failures[0];
-    if (leased.length < LEASE_BATCH) return worked;
-  }
-}
-
-/** Works on one leased order and gives its job back: done, due again after `pollMs`, or failed with backoff. */
-async function finishStep(
-  ctx: FulfilmentContext,
-  id: string,
-  orderId: string,
-  held: Map<string, LeasedJob<{ order_id: string }>>,
-): Promise<void> {
-  try {
-    const done = await step(ctx, orderId);
-    const job = held.get(id)!;
-    held.delete(id);
-    if (done) await ctx.jobs.complete(job);
-    else await ctx.jobs.reschedule(job, { runAt: ctx.clock.now() + (ctx.pollMs ?? 1000) });
-  } catch (error) {
-    const job = held.get(id);
-    held.delete(id);
-    if (job) await ctx.jobs.fail(job, { error: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
+export function runFulfilment(ctx: FulfilmentContext): Promise<number> {
+  return runQueue<{ order_id: string }>(
+    ctx.jobs,
+    {
+      queue: FULFILMENT_QUEUE,
+      handle: async ({ order_id }) =>
+        (await step(ctx, order_id)) ? "done" : { again: ctx.clock.now() + (ctx.pollMs ?? 1000) },
+    },
+    { owner: ctx.owner ?? "worker", leaseMs: ctx.leaseMs ?? DEFAULT_LEASE_MS },
+  );
 }
 
 /** Moves one order along; true when its work is over (a final status, or no such order). */

@@ -27,11 +27,16 @@ export type {
   FlowerQuoteBreakdown,
   FlowerQuoteView,
 } from "./flowers/index.ts";
+export { FULFILMENT_QUEUE, fulfilmentJobKey } from "./fulfilment.ts";
+export type { JobOutcome, QueueWork, RunQueueOptions } from "./job-runner.ts";
+export { runQueue } from "./job-runner.ts";
 export { MAX_REQUEST_IDS_PER_ORDER } from "./open-mailing.ts";
 export type { OrderStatusView } from "./order-status.ts";
 export type { PartyView } from "./party-view.ts";
 export type { PaymentAttempt, PaymentOutcome, PaymentRails } from "./payments/pay.ts";
-export type { PaymentStatus } from "./payments/payment-record.ts";
+export type { PayableKind, PaymentStatus } from "./payments/payment-record.ts";
+export { PAYMENTS_QUEUE, paymentJobKey } from "./payments/payment-record.ts";
+export { notePaymentWork } from "./payments/payment-work.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
 export type {
   AutoRefillView,
@@ -40,7 +45,8 @@ export type {
   SetupSessionView,
 } from "./projects/billing.ts";
 export type { ProjectDocumentView, UploadIntentView } from "./projects/documents.ts";
-export type { ProjectOrderView } from "./projects/orders.ts";
+export type { OrderIntent, ProjectOrderView } from "./projects/orders.ts";
+export { noteOrderIntent, ORDER_INTENT_GRACE_MS, ORDER_INTENTS_QUEUE } from "./projects/orders.ts";
 export type { ProjectQuoteView } from "./projects/quotes.ts";
 export type { TopUpSessionView } from "./projects/top-ups.ts";
 export type { QuoteView } from "./quote-order.ts";

@@ -1,10 +1,10 @@
-import type { Store, StoredRecord } from "@mailpiece/ports";
+import type { JobQueue, Store, StoredRecord } from "@mailpiece/ports";
 import type { CampaignPlan, CampaignRecord } from "./campaign-record.ts";
 import { campaignKey } from "./campaign-record.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { orderKey } from "./order-record.ts";
-import type { PaymentWork } from "./payments/payment-record.ts";
-import { paymentWorkKey } from "./payments/payment-record.ts";
+import { LEGACY_PAYMENT_WORK_PREFIX } from "./payments/payment-record.ts";
+import { clearPaymentWork, notePaymentWork } from "./payments/payment-work.ts";
 
 /**
  * A campaign in the legacy layout: an order record under `orders:<id>` that carries the campaign's plan, names its
@@ -47,21 +47,23 @@ export function campaignFromLegacy(legacy: LegacyCampaignRecord): CampaignRecord
 
 /**
  * Moves a legacy campaign to `campaigns:<id>` and removes its `orders:` record, keeping its money: a payment in
- * flight is noted as campaign payment work before its order-kind note goes, so the reconciler still confirms it.
- * Every step is create-if-absent or delete, so a crash at any point is finished by the next reader, and
- * concurrent readers end with the same record. No process may still write the legacy layout.
+ * flight is queued as campaign payment work before its order-kind work (a job, or a note of the legacy layout) goes,
+ * so it is still confirmed. Every step is create-if-absent or delete, so a crash at any point is finished by the
+ * next reader, and concurrent readers end with the same record. No process may still write the legacy layout.
  */
 export async function writeCampaignForward(
-  store: Store,
+  ctx: { store: Store; jobs: JobQueue },
   legacy: StoredRecord<LegacyCampaignRecord>,
 ): Promise<CampaignRecord> {
+  const { store, jobs } = ctx;
   const id = legacy.value.id;
   const status = legacy.value.payment_status;
   if (status === "settling" || status === "settled_pending_webhook") {
-    await store.create<PaymentWork>(paymentWorkKey("campaign", id), { kind: "campaign", id });
+    await notePaymentWork(jobs, "campaign", id, legacy.value.updated_at);
   }
   const stored = await store.create(campaignKey(id), campaignFromLegacy(legacy.value));
-  await store.delete(paymentWorkKey("order", id));
+  await store.delete(`${LEGACY_PAYMENT_WORK_PREFIX}order:${id}`);
+  await clearPaymentWork(jobs, "order", id);
   await store.delete(orderKey(id));
   return stored.record.value;
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { freePort } from "@mailpiece/conformance";
+import { FULFILMENT_QUEUE, fulfilmentJobKey, PAYMENTS_QUEUE } from "@mailpiece/core";
 import type { Store } from "@mailpiece/ports";
 import { createFileStore } from "@mailpiece/store-unstorage";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -455,10 +456,13 @@ export async function auditStore(dataDir: string, payers: Payer[]): Promise<Stor
         lifecycle?: { status: string };
       }>(store, "orders:")
     ).filter((o) => o.object === "order");
-    // The embedded job queue keeps each fulfilment job under jobs:job:fulfilment:order:<order id>.
-    const queued = new Set(await listKeys(store, "jobs:job:fulfilment:order:"));
+    // The embedded job queue keeps each job under jobs:job:<queue>:<key>.
+    const queued = new Set(await listKeys(store, `jobs:job:${FULFILMENT_QUEUE}:`));
     const spent = (await listKeys(store, "x402:nonces:")).map((key) => key.toLowerCase());
-    const workLeft = (await listKeys(store, "work:payments:")).length;
+    // Payments in flight are jobs of the payments queue (or, written by an older version, notes under work:payments:).
+    const workLeft =
+      (await listKeys(store, `jobs:job:${PAYMENTS_QUEUE}:`)).length +
+      (await listKeys(store, "work:payments:")).length;
     const signed = payers.flatMap((p) => p.payments);
     // A spent nonce key ends with the payer and the nonce of its authorization.
     const chargeOf = (key: string) => signed.find((p) => key.endsWith(`:${p.from}:${p.nonce}`));
@@ -493,7 +497,11 @@ export async function auditStore(dataDir: string, payers: Payer[]): Promise<Stor
       unknown_charges: unknown,
       payment_work_left: workLeft,
       paid_not_queued: orders
-        .filter((o) => o.payment_status === "paid" && !queued.has(`jobs:job:fulfilment:order:${o.id}`))
+        .filter(
+          (o) =>
+            o.payment_status === "paid" &&
+            !queued.has(`jobs:job:${FULFILMENT_QUEUE}:${fulfilmentJobKey(o.id)}`),
+        )
         .filter((o) => (o.lifecycle?.status ?? o.status) === "queued")
         .map((o) => o.id),
     };

@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, letterOrder } from "@mailpiece/conformance";
+import { FULFILMENT_QUEUE, fulfilmentJobKey, notePaymentWork } from "@mailpiece/core";
+import { createStoreJobQueue } from "@mailpiece/queue-store";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Payer, ServerProcess } from "./crash-harness.fixture.ts";
 import {
   crashFigures,
   runCrashRounds,
+  SETTLE_LEASE_MS,
   startServerProcess,
   withRecords,
   x402Payer,
@@ -157,7 +160,7 @@ describe("the records a SIGKILL leaves at each point of the payment flow", () =>
       await first.kill();
 
       // What pay.ts has written when settle begins: the credential claimed for this order, the payment noted as
-      // work, the order settling with the verified payment. With the money moved, the authorization is spent too.
+      // work due when the settle lease ends, the order settling with the verified payment. With the money moved, the authorization is spent too.
       const payload = JSON.parse(Buffer.from(signed.header, "base64").toString()) as {
         accepted: { network: string; asset: string };
       };
@@ -169,7 +172,7 @@ describe("the records a SIGKILL leaves at each point of the payment flow", () =>
           order_id: orderId,
           claimed_at: Date.now(),
         });
-        await store.create(`work:payments:order:${orderId}`, { kind: "order", id: orderId });
+        await notePaymentWork(createStoreJobQueue({ store }), "order", orderId, Date.now() + SETTLE_LEASE_MS);
         const order = (await store.get<Json & { quote: { price_cents: number } }>(`orders:${orderId}`))!
           .value;
         await store.put(`orders:${orderId}`, {
@@ -265,8 +268,10 @@ describe("the records a SIGKILL leaves at each point of the payment flow", () =>
     await first.kill();
     // recordSettlement writes the order paid, then queues its fulfilment, then drops the payment's work entry.
     await withRecords(dataDir, async (store) => {
-      await store.delete(`jobs:job:fulfilment:order:${orderId}`);
-      await store.create(`work:payments:order:${orderId}`, { kind: "order", id: orderId });
+      const jobs = createStoreJobQueue({ store });
+      const fulfilment = (await jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(orderId)))!;
+      expect(await jobs.discard(fulfilment)).toBe(true);
+      await notePaymentWork(jobs, "order", orderId, Date.now());
     });
 
     const second = await start();

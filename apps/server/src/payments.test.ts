@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { letterOrder } from "@mailpiece/conformance";
 import { createMailpieceCore } from "@mailpiece/core";
 import type { PaymentRail } from "@mailpiece/ports";
+import { manualClock } from "@mailpiece/ports";
 import { testMethodClient } from "@mailpiece/rail-mpp";
 import { createFileStore, createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -342,9 +343,11 @@ describe("concurrency and rate limits, in-process", () => {
         return confirmAnswer === "settled" ? lastSettlement! : { status: "pending" };
       },
     };
+    const clock = manualClock(Date.now());
     const core = createMailpieceCore({
       store,
       blobs: createMemoryBlobStore(),
+      clock,
       rails: { x402: pendingRail },
       // No settle lease: the settlement whose answer was lost is asked about at the next pass.
       config: { settleWaitMs: 100, settleLeaseMs: 0 },
@@ -388,6 +391,8 @@ describe("concurrency and rate limits, in-process", () => {
         "settled_pending_webhook",
       );
       confirmAnswer = "settled";
+      // A payment pending confirmation is asked about again a second later at first.
+      clock.advance(1000);
       await core.fulfil();
       const status = await core.getOrderStatus(view.order_id as string);
       expect(status?.payment_status).toBe("paid");

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, makePdf } from "@mailpiece/conformance";
+import { FULFILMENT_QUEUE, fulfilmentJobKey, noteOrderIntent } from "@mailpiece/core";
+import { createStoreJobQueue } from "@mailpiece/queue-store";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServerProcess, withRecords } from "./crash-harness.fixture.ts";
 
@@ -93,9 +95,11 @@ describe("SIGKILL between a Projects API order's reservation and its record", ()
     // the used quote stand, the order and its work do not, and the order's intent is older than its grace period.
     await withRecords(dataDir, async (store) => {
       await store.delete(`orders:${orderId}`);
-      await store.delete(`jobs:job:fulfilment:order:${orderId}`);
+      const jobs = createStoreJobQueue({ store });
+      const fulfilment = await jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(orderId));
+      if (fulfilment) await jobs.discard(fulfilment);
       const [workspaceRecord] = (await store.list<{ id: string }>("workspaces:")).records;
-      await store.create(`work:projects_orders:${orderId}`, {
+      await noteOrderIntent(jobs, {
         order_id: orderId,
         workspace_id: workspaceRecord!.value.id,
         mode: "test",

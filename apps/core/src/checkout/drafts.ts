@@ -69,7 +69,7 @@ export async function createDraft(ctx: OrderContext, input: CreateDraftInput): P
   const fingerprint = fingerprintBytes(input.raw);
   const claimedId = requestIdOf(input.body);
   const seen = claimedId ? await peekRequest(ctx.store, claimedId, fingerprint) : undefined;
-  const known = seen?.kind === "replay" ? await loadMailing(ctx.store, seen.claim.order_id) : undefined;
+  const known = seen?.kind === "replay" ? await loadMailing(ctx, seen.claim.order_id) : undefined;
   if (known?.kind === "order" && isPaidLike(known.record.payment_status)) {
     return draftAnswer(ctx, known.record, claimedId!, []);
   }

@@ -10,6 +10,7 @@ import {
   randomIds,
   type Store,
 } from "@mailpiece/ports";
+import { createStoreJobQueue } from "@mailpiece/queue-store";
 import { createMppRail, testMethod, testMethodClient } from "@mailpiece/rail-mpp";
 import { BASE_SEPOLIA, createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
@@ -18,15 +19,17 @@ import { Receipt } from "mppx";
 import { Mppx } from "mppx/client";
 import { describe, expect, it } from "vitest";
 import { CoreError } from "../errors.ts";
+import { runQueue } from "../job-runner.ts";
 import { refusalOf } from "../refusal.fixture.ts";
 import { x402Pay } from "../x402-pay.fixture.ts";
 import {
   createFlowerLetter,
+  FLOWER_SUBMISSIONS_QUEUE,
   type FlowerContext,
   type FlowerCreateOutcome,
   flowerRequestConflict,
+  flowerSubmissionWork,
   getFlowerLetter,
-  retryFlowerSubmissions,
   submitFlowerLetter,
   validateFlowerLetter,
 } from "./index.ts";
@@ -55,6 +58,7 @@ function setup(
     payments: {
       store,
       clock,
+      jobs: createStoreJobQueue({ store, clock }),
       ids: randomIds,
       rails: {},
       replayClaimTtlMs: 7 * 24 * 3600_000,
@@ -698,7 +702,7 @@ describe("submitting to the florist after payment", () => {
 
   it("queues a paid letter whose submission failed, and the worker's retry submits it once the florist is back", async () => {
     let down = true;
-    const { ctx, store } = setup({
+    const { ctx, store, clock } = setup({
       florist: (base) => ({
         ...base,
         submit: (order, options) =>
@@ -712,14 +716,25 @@ describe("submitting to the florist after payment", () => {
     const unpaid = expectKind(await create(ctx, rail, raw), "payment_required");
     const paid = expectKind(await create(ctx, rail, raw, await x402Pay(unpaid.challenge)), "accepted");
     expect(paid.order.status).toBe("submission_queued");
-    expect((await store.list("work:flowers:")).records).toHaveLength(1);
-    expect(await retryFlowerSubmissions(ctx)).toBe(1);
-    expect((await store.list("work:flowers:")).records).toHaveLength(1);
+    const id = paid.order.order_id;
+    const jobs = ctx.payments.jobs;
+    const retry = () => runQueue(jobs, flowerSubmissionWork(ctx), { owner: "test", leaseMs: 10_000 });
+    expect(await jobs.get(FLOWER_SUBMISSIONS_QUEUE, id)).toMatchObject({ state: "pending" });
+    // Not due while the request that paid may still be submitting it.
+    expect(await retry()).toBe(0);
+    clock.advance(10_000);
+    expect(await retry()).toBe(1);
+    expect((await getFlowerLetter(ctx, id))?.submission).toMatchObject({ attempts: 2 });
+    const again = (await jobs.get(FLOWER_SUBMISSIONS_QUEUE, id))!;
+    // Backing off with its attempts: 2 s after the first, 4 s after the second.
+    expect(again.runAt).toBe(clock.now() + 4000);
     down = false;
-    expect(await retryFlowerSubmissions(ctx)).toBe(1);
-    expect((await getFlowerLetter(ctx, paid.order.order_id))?.status).toBe("submitted");
-    expect((await store.list("work:flowers:")).records).toHaveLength(0);
-    expect(await retryFlowerSubmissions(ctx)).toBe(0);
+    clock.advance(4000);
+    expect(await retry()).toBe(1);
+    expect((await getFlowerLetter(ctx, id))?.status).toBe("submitted");
+    expect(await jobs.get(FLOWER_SUBMISSIONS_QUEUE, id)).toBeUndefined();
+    clock.advance(3600_000);
+    expect(await retry()).toBe(0);
     expect(await floristOrders(store)).toBe(1);
   });
 

@@ -6,7 +6,7 @@ export type {
   FlowerSubmissionRecord,
 } from "./record.ts";
 export { flowerPayable } from "./record.ts";
-export { retryFlowerSubmissions } from "./submission.ts";
+export { FLOWER_SUBMISSIONS_QUEUE, flowerSubmissionWork } from "./submission.ts";
 export type { FlowerCreateInput, FlowerCreateOutcome } from "./use-cases.ts";
 export {
   createFlowerLetter,

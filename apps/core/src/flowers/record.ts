@@ -14,7 +14,12 @@ import type { Payable } from "../payments/payable.ts";
 import type { PaymentRecord, PaymentStatus } from "../payments/payment-record.ts";
 import type { RateLimit } from "../rate-limit.ts";
 import { updateRecord } from "../records.ts";
-import { attemptSubmission, flowerWorkKey } from "./submission.ts";
+import {
+  attemptSubmission,
+  dropFlowerSubmission,
+  FIRST_RETRY_MS,
+  noteFlowerSubmission,
+} from "./submission.ts";
 
 /** What the flower-letter use cases work with. */
 export interface FlowerContext {
@@ -119,9 +124,9 @@ export function flowerPayable(ctx: FlowerContext): Payable<FlowerOrderRecord> {
       if (record.status !== "submission_queued") return record;
       // The payment is durable: only now does the florist hear of the order. The queue entry goes first, so a
       // crash or a lost answer is retried by the worker (submissions are idempotent by the order id).
-      await ctx.store.create(flowerWorkKey(record.id), { order_id: record.id, queued_at: ctx.clock.now() });
+      await noteFlowerSubmission(ctx.payments.jobs, record.id, ctx.clock.now() + FIRST_RETRY_MS);
       const submitted = await attemptSubmission(ctx, record.id);
-      if (submitted.status !== "submission_queued") await ctx.store.delete(flowerWorkKey(record.id));
+      if (submitted.status !== "submission_queued") await dropFlowerSubmission(ctx.payments.jobs, record.id);
       return submitted;
     },
   };

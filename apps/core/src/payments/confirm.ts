@@ -2,8 +2,9 @@ import type { PaymentRail, Settlement } from "@mailpiece/ports";
 import type { PaymentContext } from "./pay.ts";
 import { recordSettlement } from "./pay.ts";
 import type { Payable } from "./payable.ts";
-import type { PayableKind, PayableRecord, PaymentStatus, PaymentWork } from "./payment-record.ts";
-import { noteFailure, PAYMENT_WORK_PREFIX, paymentWorkKey } from "./payment-record.ts";
+import type { PayableRecord, PaymentStatus } from "./payment-record.ts";
+import { noteFailure } from "./payment-record.ts";
+import { clearPaymentWork } from "./payment-work.ts";
 
 type ConfirmAnswer =
   | Settlement
@@ -29,11 +30,11 @@ export async function confirmPayment<R extends PayableRecord>(
     // Paid, with its payment still noted as work: the process that took the money may have stopped before the
     // work of a paid record was queued. Queuing it is idempotent, so it is done (again) before the note goes.
     const after = await payable.afterPaid(record);
-    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    await clearPaymentWork(ctx.jobs, payable.kind, id);
     return after;
   }
   if (!record || !payment || record.payment_status === "unpaid") {
-    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    await clearPaymentWork(ctx.jobs, payable.kind, id);
     return record;
   }
   // A settle that may still be running somewhere is left to finish.
@@ -67,57 +68,30 @@ export async function confirmPayment<R extends PayableRecord>(
       noteFailure(r, code, message, ctx.clock.now());
       return r;
     });
-    await ctx.store.delete(paymentWorkKey(payable.kind, id));
+    await clearPaymentWork(ctx.jobs, payable.kind, id);
     return released;
   }
   return recordSettlement(ctx, payable, id, rail, answer);
 }
 
-/** Confirms the payment of one record of one kind; says where the record stood before and stands after. */
+/**
+ * Confirms the payment of one record of one kind; says where the record stood before and stands after, and when its
+ * payment began.
+ */
 export type Confirmer = (
   id: string,
-) => Promise<{ before: PaymentStatus | undefined; after: PaymentStatus | undefined }>;
+) => Promise<{ before: PaymentStatus | undefined; after: PaymentStatus | undefined; startedAt?: number }>;
 
-/** The confirmer of one kind of record, for the reconciler. */
+/** The confirmer of one kind of record, for the payments queue. */
 export function confirmerOf<R extends PayableRecord>(ctx: PaymentContext, payable: Payable<R>): Confirmer {
   return async (id) => {
     const record = await payable.load(id);
     if (!record) return { before: undefined, after: undefined };
     const after = await confirmPayment(ctx, payable, id, record);
-    return { before: record.payment_status, after: after?.payment_status };
+    return {
+      before: record.payment_status,
+      after: after?.payment_status,
+      ...(record.payment ? { startedAt: record.payment.started_at } : {}),
+    };
   };
-}
-
-/**
- * Confirms every payment in flight or pending confirmation, paging through all of them: those interrupted past the
- * settle lease and those the rail reported pending. Returns how many it resolved (paid or released).
- */
-export async function reconcilePayments(
-  ctx: PaymentContext,
-  confirmers: { [K in PayableKind]?: Confirmer },
-): Promise<number> {
-  let resolved = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.list<PaymentWork | { order_id: string }>(PAYMENT_WORK_PREFIX, {
-      limit: 200,
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const item of page.records) {
-      // Entries written before payments had kinds name a machine order.
-      const work: PaymentWork =
-        "kind" in item.value ? item.value : { kind: "order", id: item.value.order_id };
-      const confirm = confirmers[work.kind];
-      if (!confirm) continue;
-      const { before, after } = await confirm(work.id).catch(() => ({
-        before: "unknown",
-        after: "unknown",
-      }));
-      if (before === undefined || (item.key !== paymentWorkKey(work.kind, work.id) && before !== after)) {
-        await ctx.store.delete(item.key);
-      } else if (before !== after) resolved++;
-    }
-    cursor = page.cursor;
-  } while (cursor);
-  return resolved;
 }

@@ -1,19 +1,23 @@
 import { letterOrder } from "@mailpiece/conformance";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import { EXAMPLE_FLOWER_LETTER_REQUEST } from "@mailpiece/flowers";
-import type { PaymentRail } from "@mailpiece/ports";
+import type { JobQueue, PaymentRail } from "@mailpiece/ports";
 import { manualClock } from "@mailpiece/ports";
+import { createStoreJobQueue } from "@mailpiece/queue-store";
 import { createLocalFacilitator, createX402Rail } from "@mailpiece/rail-x402";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
 import { campaignBody } from "../campaign.fixture.ts";
 import type { CampaignRecord } from "../campaign-record.ts";
+import type { MailpieceCore } from "../core.ts";
 import { createMailpieceCore } from "../core.ts";
 import type { CreateOrderOutcome } from "../create-machine-order.ts";
 import type { FlowerCreateOutcome } from "../flowers/index.ts";
 import type { LegacyCampaignRecord } from "../legacy-campaigns.ts";
 import { x402Pay } from "../x402-pay.fixture.ts";
-import { PAYMENT_WORK_PREFIX, paymentWorkKey } from "./payment-record.ts";
+import type { PayableKind } from "./payment-record.ts";
+import { LEGACY_PAYMENT_WORK_PREFIX, PAYMENTS_QUEUE, paymentJobKey } from "./payment-record.ts";
+import { clearPaymentWork, notePaymentWork } from "./payment-work.ts";
 
 const BASE_SEPOLIA = "eip155:84532";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";
@@ -25,7 +29,7 @@ type Fault = "none" | "lost_after_transfer" | "interrupted_before_transfer";
  * A core over the local facilitator whose next settle can be interrupted as a crash would interrupt it: after the
  * money moved (the answer is lost) or before it moved. The rail's own `confirm` then tells the two apart.
  */
-function setup() {
+function setup(options: { afterPaymentNoted?: (core: MailpieceCore) => Promise<void> } = {}) {
   const clock = manualClock(Date.now());
   const store = createMemoryStore({ clock });
   const base = createX402Rail({
@@ -48,8 +52,21 @@ function setup() {
     },
   };
   const florist = createSimulatedFlorist({ store, clock });
-  const core = createMailpieceCore({
+  const queue = createStoreJobQueue({ store, clock });
+  let noted = options.afterPaymentNoted;
+  const jobs: JobQueue = {
+    ...queue,
+    async enqueue(request) {
+      const result = await queue.enqueue(request);
+      const hook = request.queue === PAYMENTS_QUEUE ? noted : undefined;
+      noted = undefined;
+      await hook?.(core);
+      return result;
+    },
+  };
+  const core: MailpieceCore = createMailpieceCore({
     store,
+    jobs,
     blobs: createMemoryBlobStore(),
     clock,
     rails: { x402: rail },
@@ -75,6 +92,7 @@ function setup() {
     florist,
     clock,
     store,
+    jobs,
     createOrder,
     createFlowers,
     interruptNextSettle: (f: Fault) => {
@@ -108,6 +126,16 @@ async function paidCampaign(t: ReturnType<typeof setup>) {
   return { raw, credential, id: unpaid.order.order_id };
 }
 
+/** The payment of `id` as work on the payments queue. */
+function paymentJob(t: ReturnType<typeof setup>, kind: PayableKind, id: string) {
+  return t.jobs.get(PAYMENTS_QUEUE, paymentJobKey(kind, id));
+}
+
+/** The payments noted as work: the keys of the embedded queue's job records on the payments queue. */
+async function paymentJobs(t: ReturnType<typeof setup>): Promise<string[]> {
+  return (await t.store.list(`jobs:job:${PAYMENTS_QUEUE}:`, { limit: 1000 })).records.map((r) => r.key);
+}
+
 /** The keys of the piece orders of campaign `id`, sorted. */
 async function pieceKeys(t: ReturnType<typeof setup>, id: string): Promise<string[]> {
   const orders = await t.store.list<{ campaign_id?: string }>("orders:", { limit: 1000 });
@@ -133,7 +161,7 @@ describe("a payment interrupted by a crash", () => {
     expect(retry.order).toMatchObject({ order_id: id, payment_status: "paid", is_paid: true });
     expect(retry.receiptHeaders["PAYMENT-RESPONSE"]).toBeTruthy();
     expect(t.transfers()).toBe(1);
-    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await paymentJobs(t)).toEqual([]);
     expect(await t.core.getOrderStatus(id)).toMatchObject({
       status: "queued",
       current_step: "payment_received",
@@ -185,6 +213,32 @@ describe("a payment interrupted by a crash", () => {
     await t.core.close();
   });
 
+  it("worked on while its record still looked unpaid (the request was slow to mark it settling), then cut short after the money moved: still confirmed, paid and printed", async () => {
+    const t = setup({
+      // Between noting the work and marking the record settling, the request stalls past the settle lease: the
+      // work comes due, finds the record unpaid, and is taken back.
+      async afterPaymentNoted(core) {
+        t.clock.advance(LEASE_MS);
+        await core.fulfil();
+      },
+    });
+    const { id, first } = await paidOrder(t, "lost_after_transfer");
+    expect(expectKind(first as CreateOrderOutcome, "accepted").order.payment_status).toBe(
+      "settled_pending_webhook",
+    );
+    // Nobody retries: the work noted again once the record was settling finishes the payment.
+    expect(await paymentJob(t, "order", id)).toMatchObject({ state: "pending" });
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    const status = await t.core.getOrderStatus(id);
+    expect(status?.payment_status).toBe("paid");
+    // Queued for printing and taken up in the same round (this core has no printer: it fails).
+    expect(status?.status).not.toBe("queued");
+    expect(t.transfers()).toBe(1);
+    expect(await paymentJobs(t)).toEqual([]);
+    await t.core.close();
+  });
+
   it("reconciles flower letters the same way", async () => {
     const t = setup();
     const example = structuredClone(EXAMPLE_FLOWER_LETTER_REQUEST);
@@ -196,10 +250,7 @@ describe("a payment interrupted by a crash", () => {
     expectKind(await t.createFlowers(raw, credential), "accepted");
     const id = unpaid.order.order_id;
     expect(await t.core.flowers!.get(id)).toMatchObject({ payment_status: "settled_pending_webhook" });
-    expect((await t.store.get(paymentWorkKey("flower_letter", id)))?.value).toEqual({
-      kind: "flower_letter",
-      id,
-    });
+    expect((await paymentJob(t, "flower_letter", id))?.payload).toEqual({ kind: "flower_letter", id });
     t.clock.advance(LEASE_MS);
     await t.core.fulfil();
     expect(await t.core.flowers!.get(id)).toMatchObject({ payment_status: "paid", status: "submitted" });
@@ -210,7 +261,7 @@ describe("a payment interrupted by a crash", () => {
   it("reconciles campaigns the same way, and the paid campaign mails its pieces once", async () => {
     const t = setup();
     const { id } = await paidCampaign(t);
-    expect((await t.store.get(paymentWorkKey("campaign", id)))?.value).toEqual({ kind: "campaign", id });
+    expect((await paymentJob(t, "campaign", id))?.payload).toEqual({ kind: "campaign", id });
     await t.core.fulfil();
     expect((await t.core.getOrderStatus(id))?.payment_status).toBe("settled_pending_webhook");
     t.clock.advance(LEASE_MS);
@@ -221,7 +272,7 @@ describe("a payment interrupted by a crash", () => {
     expect(status?.steps.map((s) => s.step)).toContain("payment_received");
     expect(await pieceKeys(t, id)).toHaveLength(2);
     expect(t.transfers()).toBe(1);
-    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await paymentJobs(t)).toEqual([]);
     await t.core.close();
   });
 
@@ -239,9 +290,9 @@ describe("a payment interrupted by a crash", () => {
       campaign: plan,
     };
     await t.store.delete(`campaigns:${id}`);
-    await t.store.delete(paymentWorkKey("campaign", id));
+    await clearPaymentWork(t.jobs, "campaign", id);
     await t.store.create(`orders:${id}`, legacy);
-    await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+    await t.store.create(`${LEGACY_PAYMENT_WORK_PREFIX}order:${id}`, { kind: "order", id });
 
     t.clock.advance(LEASE_MS);
     await t.core.fulfil();
@@ -257,7 +308,7 @@ describe("a payment interrupted by a crash", () => {
       campaign: { pieces: 2 },
     });
     expect(t.transfers()).toBe(1);
-    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await paymentJobs(t)).toEqual([]);
     await t.core.close();
   });
 
@@ -267,12 +318,12 @@ describe("a payment interrupted by a crash", () => {
     expectKind(first as CreateOrderOutcome, "accepted");
     // The state a crash leaves between recording the money and queuing the work: paid, the payment still noted.
     await t.store.delete(`jobs:job:fulfilment:order:${id}`);
-    await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+    await notePaymentWork(t.jobs, "order", id, t.clock.now());
     expect((await t.core.getOrderStatus(id))?.status).toBe("queued");
     await t.core.fulfil();
     // Queued again, the order was taken up by fulfilment in the same round (this core has no printer: it fails).
     expect((await t.core.getOrderStatus(id))?.status).not.toBe("queued");
-    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await paymentJobs(t)).toEqual([]);
     expect(t.transfers()).toBe(1);
     await t.core.close();
   });
@@ -293,24 +344,36 @@ describe("a payment interrupted by a crash", () => {
       { ...stored.value, plan: { ...stored.value.plan, child_ids: [] } },
       { ifVersion: stored.version },
     );
-    await t.store.create(paymentWorkKey("campaign", id), { kind: "campaign", id });
+    await notePaymentWork(t.jobs, "campaign", id, t.clock.now());
     await t.core.fulfil();
     await t.core.fulfil();
     expect(await pieceKeys(t, id)).toEqual(made);
-    expect((await t.store.list(PAYMENT_WORK_PREFIX)).records).toHaveLength(0);
+    expect(await paymentJobs(t)).toEqual([]);
     expect(t.transfers()).toBe(1);
     await t.core.close();
   });
 
-  it("pages through every payment noted as work, past one page", async () => {
+  it("works through every payment noted as work, past one lease batch, and lifts notes of the legacy layout first", async () => {
     const t = setup();
-    for (let i = 0; i < 450; i++) {
+    for (let i = 0; i < 30; i++) await notePaymentWork(t.jobs, "order", crypto.randomUUID(), t.clock.now());
+    // Notes of the legacy layout, past one page of the lift; the oldest ones name their order without a kind.
+    for (let i = 0; i < 250; i++) {
       const id = crypto.randomUUID();
-      await t.store.create(paymentWorkKey("order", id), { kind: "order", id });
+      await t.store.create(
+        `${LEGACY_PAYMENT_WORK_PREFIX}order:${id}`,
+        i % 2 === 0 ? { kind: "order", id } : { order_id: id },
+      );
     }
+    // A payment noted for later is left for later.
+    const later = crypto.randomUUID();
+    await notePaymentWork(t.jobs, "order", later, t.clock.now() + LEASE_MS);
     await t.core.fulfil();
-    // Work for records that do not exist is dropped; every page was visited.
-    expect((await t.store.list(PAYMENT_WORK_PREFIX, { limit: 1000 })).records).toHaveLength(0);
+    // Work for records that do not exist is dropped; every due job was worked on, every legacy note lifted.
+    expect(await paymentJobs(t)).toEqual([`jobs:job:${PAYMENTS_QUEUE}:${paymentJobKey("order", later)}`]);
+    expect((await t.store.list(LEGACY_PAYMENT_WORK_PREFIX)).records).toEqual([]);
+    t.clock.advance(LEASE_MS);
+    await t.core.fulfil();
+    expect(await paymentJobs(t)).toEqual([]);
     await t.core.close();
   });
 });

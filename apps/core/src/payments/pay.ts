@@ -3,6 +3,7 @@ import type {
   Charge,
   Clock,
   IdGenerator,
+  JobQueue,
   PaymentChallenge,
   PaymentErrorCode,
   PaymentProtocol,
@@ -16,12 +17,15 @@ import { confirmPayment } from "./confirm.ts";
 import { readCredential } from "./credential.ts";
 import type { Payable } from "./payable.ts";
 import type { PayableRecord, PaymentRecord } from "./payment-record.ts";
-import { isPaidLike, noteFailure, paymentWorkKey } from "./payment-record.ts";
+import { isPaidLike, noteFailure } from "./payment-record.ts";
+import { clearPaymentWork, notePaymentWork } from "./payment-work.ts";
 
 /** What the payment flow works with. */
 export interface PaymentContext {
   store: Store;
   clock: Clock;
+  /** Where payments in flight are noted as work (the payments queue). */
+  jobs: JobQueue;
   ids: IdGenerator;
   /** The rails of this deployment, for confirming settlements whose answer is not known. */
   rails: PaymentRails;
@@ -151,8 +155,9 @@ export async function payFor<R extends PayableRecord>(
     );
   }
 
-  // Noted before any money moves: if the answer of the settlement is lost, the reconciler finds this payment.
-  await ctx.store.create(paymentWorkKey(payable.kind, record.id), { kind: payable.kind, id: record.id });
+  // Noted before any money moves, due when the settle lease ends: if the answer of the settlement is lost, whichever
+  // process finds the work due asks the rail.
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, ctx.clock.now() + ctx.settleLeaseMs);
   const payment: PaymentRecord = {
     protocol: attempt.rail.protocol,
     replay_key: verified.replayKey,
@@ -179,6 +184,9 @@ export async function payFor<R extends PayableRecord>(
       takeover ? payFor(ctx, payable, current, attempt, false) : challenge(current),
     );
   }
+  // Noted again, now that the record is settling: work that came due before (this request was slow to get here)
+  // found the record unpaid and was taken back; without it, a crash from here on would leave the payment unknown.
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, payment.started_at + ctx.settleLeaseMs);
 
   let settlement: Settlement;
   try {
@@ -193,7 +201,7 @@ export async function payFor<R extends PayableRecord>(
         noteFailure(r, error.code, error.message, ctx.clock.now());
         return r;
       });
-      await ctx.store.delete(paymentWorkKey(payable.kind, record.id));
+      await clearPaymentWork(ctx.jobs, payable.kind, record.id);
       return challenge(failed, error);
     }
     // The outcome is unknown: the record stays settling and is confirmed with the rail, never charged again.
@@ -210,7 +218,7 @@ export async function payFor<R extends PayableRecord>(
  * the record paid and queues its work; a pending one keeps it `settled_pending_webhook` for the reconciler.
  */
 export async function recordSettlement<R extends PayableRecord>(
-  ctx: Pick<PaymentContext, "store" | "clock">,
+  ctx: Pick<PaymentContext, "store" | "clock" | "jobs">,
   payable: Payable<R>,
   id: string,
   rail: PaymentRail,
@@ -239,9 +247,14 @@ export async function recordSettlement<R extends PayableRecord>(
     } else r.payment_status = "settled_pending_webhook";
     return r;
   });
-  if (updated.payment_status !== "paid") return updated;
+  if (updated.payment_status !== "paid") {
+    // Pending confirmation: the rail is asked again soon.
+    if (updated.payment_status === "settled_pending_webhook")
+      await notePaymentWork(ctx.jobs, payable.kind, id, ctx.clock.now());
+    return updated;
+  }
   const after = await payable.afterPaid(updated);
-  await ctx.store.delete(paymentWorkKey(payable.kind, id));
+  await clearPaymentWork(ctx.jobs, payable.kind, id);
   return after;
 }
 

@@ -44,14 +44,21 @@ export interface PayableRecord {
 /** The kinds of things paid for through the one payment flow. */
 export type PayableKind = "order" | "campaign" | "flower_letter";
 
-/** A payment in flight or awaiting confirmation: the reconciler pages through these. */
+/** A payment in flight or awaiting confirmation: the payload of its job on the payments queue. */
 export interface PaymentWork {
   kind: PayableKind;
   id: string;
 }
 
-export const PAYMENT_WORK_PREFIX = "work:payments:";
-export const paymentWorkKey = (kind: PayableKind, id: string) => `${PAYMENT_WORK_PREFIX}${kind}:${id}`;
+/**
+ * The job queue of payments in flight or awaiting confirmation: a record's job is enqueued before any money moves
+ * and taken back once its payment is recorded, so a job that comes due names a payment whose answer was lost or is
+ * still pending, and its rail is asked where it stands.
+ */
+export const PAYMENTS_QUEUE = "payments";
+export const paymentJobKey = (kind: PayableKind, id: string) => `${kind}:${id}`;
+/** Where payments in flight were noted before they were jobs: each process lifts such notes onto the queue once. */
+export const LEGACY_PAYMENT_WORK_PREFIX = "work:payments:";
 
 /** The payment status a buyer sees: money in flight or awaiting confirmation is `settled_pending_webhook`. */
 export function publicPaymentStatus(status: PaymentStatus): "unpaid" | "settled_pending_webhook" | "paid" {

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Issue } from "@mailpiece/orders";
+import type { JobQueue } from "@mailpiece/ports";
 import { CheckoutPaymentError, isSharedPaymentToken, type SavedMethod } from "@mailpiece/ports";
 import { CoreError } from "../errors.ts";
+import type { QueueWork } from "../job-runner.ts";
+import { dropJob, liftLegacyNotes } from "../job-runner.ts";
 import { updateRecord } from "../records.ts";
 import type { KeyMode } from "../workspaces/api-keys.ts";
 import { creditBook } from "../workspaces/credits.ts";
@@ -125,6 +128,8 @@ export interface AutoRefillView {
 }
 
 export interface BillingContext extends TopUpContext {
+  /** Where refills in flight are noted as work. */
+  jobs: JobQueue;
   /** Loads a workspace (not_found when there is none). */
   workspace(id: string): Promise<WorkspaceRecord>;
   /** Live-enables a workspace; answers its first live key once. */
@@ -137,7 +142,30 @@ export interface BillingContext extends TopUpContext {
 
 const billingKey = (workspaceId: string, mode: KeyMode) => `billing:${workspaceId}:${mode}`;
 const setupKey = (id: string) => `payment_method_setups:${id}`;
-const refillWorkKey = (workspaceId: string, mode: KeyMode) => `work:auto_refill:${workspaceId}:${mode}`;
+/**
+ * The job queue of automatic refills: a claimed refill is noted under its key before it charges, due when a charge
+ * still running would have answered, and taken back when it ends. One that comes due was cut short by a crash or an
+ * unreachable provider and is charged again under its key.
+ */
+export const AUTO_REFILL_QUEUE = "auto-refill";
+/** Where refills were noted before they were jobs: each process lifts such notes onto the queue once. */
+export const LEGACY_AUTO_REFILL_PREFIX = "work:auto_refill:";
+
+interface RefillWork {
+  workspace_id: string;
+  mode: KeyMode;
+  key: string;
+  at: number;
+}
+
+function noteRefill(ctx: BillingContext, work: RefillWork) {
+  return ctx.jobs.enqueue<RefillWork>({
+    queue: AUTO_REFILL_QUEUE,
+    key: work.key,
+    payload: work,
+    runAt: work.at + REFILL_RETRY_MS,
+  });
+}
 const SETUP_ID = /^ps_[0-9a-f]{32}$/;
 /** A save that has not answered for this long was cut short by a crash: the next attempt takes it over. */
 const STALE_SAVE_MS = 60_000;
@@ -482,7 +510,7 @@ export async function setAutoRefill(
  * Checks a mode's balance against its refill policy after credits were spent: at or above the threshold the
  * policy is armed again; below it, an armed policy claims the crossing (compare-and-set, so one request or process
  * claims it) and the refill is charged after the caller's request, tracked in `background`. A work item names the
- * refill until it is done, so a crash mid-refill is finished by `resumeAutoRefills`.
+ * refill until it is done, so a crash mid-refill is finished by the auto-refill queue (`autoRefillWork`).
  */
 export async function startAutoRefill(
   ctx: BillingContext,
@@ -523,7 +551,7 @@ export async function startAutoRefill(
     return { ...b, auto_refill: { ...p, armed: false, crossings: p.crossings + 1, pending } };
   });
   if (claimed.auto_refill?.pending?.claim !== claim) return;
-  await ctx.store.put(refillWorkKey(workspaceId, mode), { workspace_id: workspaceId, mode, key, at: now });
+  await noteRefill(ctx, { workspace_id: workspaceId, mode, key, at: now });
   const run = finishRefill(ctx, workspaceId, mode, key).catch((error: unknown) =>
     ctx.onBackgroundError?.(error),
   );
@@ -534,7 +562,7 @@ export async function startAutoRefill(
 /**
  * Charges a claimed refill under its key (a repeat answers the charge that happened) and adds the credits under the
  * same key (added once). A refused card ends the refill with the reason; the next crossing tries again. An
- * unreachable provider leaves it pending for `resumeAutoRefills`.
+ * unreachable provider leaves it pending for the auto-refill queue.
  */
 async function finishRefill(
   ctx: BillingContext,
@@ -545,7 +573,7 @@ async function finishRefill(
   const billing = await readBilling(ctx, workspaceId, mode);
   const pending = billing.auto_refill?.pending;
   if (pending?.key !== key) {
-    await ctx.store.delete(refillWorkKey(workspaceId, mode));
+    await dropJob(ctx.jobs, AUTO_REFILL_QUEUE, key);
     return;
   }
   const payments = paymentsFor(ctx, mode);
@@ -565,7 +593,7 @@ async function finishRefill(
         at: ctx.clock.now(),
       },
     }));
-    await ctx.store.delete(refillWorkKey(workspaceId, mode));
+    await dropJob(ctx.jobs, AUTO_REFILL_QUEUE, key);
     return;
   }
   let reference: string;
@@ -600,7 +628,7 @@ async function finishRefill(
       ...p,
       last_error: { code: error.code, message: error.message, at: ctx.clock.now() },
     }));
-    await ctx.store.delete(refillWorkKey(workspaceId, mode));
+    await dropJob(ctx.jobs, AUTO_REFILL_QUEUE, key);
     return;
   }
   await ctx.credits.fund(workspaceId, mode, pending.amount_cents, key, reference);
@@ -613,32 +641,30 @@ async function finishRefill(
       last_refill: { amount_cents: pending.amount_cents, reference, at: ctx.clock.now() },
     };
   });
-  await ctx.store.delete(refillWorkKey(workspaceId, mode));
+  await dropJob(ctx.jobs, AUTO_REFILL_QUEUE, key);
 }
 
 /**
- * Finishes refills cut short by a crash or an unreachable provider: each pending one whose last attempt is older
- * than REFILL_RETRY_MS is charged again under its key. Returns how many it worked on.
+ * The automatic refills queue's work: finishes a refill cut short by a crash or an unreachable provider, charging
+ * again under its key (a repeat answers the charge that happened). A provider still unreachable is asked again
+ * after REFILL_RETRY_MS.
  */
-export async function resumeAutoRefills(ctx: BillingContext): Promise<number> {
-  const now = ctx.clock.now();
-  let worked = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.list<{ workspace_id: string; mode: KeyMode; key: string; at: number }>(
-      "work:auto_refill:",
-      { limit: 200, ...(cursor ? { cursor } : {}) },
-    );
-    for (const { value: item } of page.records) {
-      const billing = await readBilling(ctx, item.workspace_id, item.mode);
-      const pending = billing.auto_refill?.pending;
-      if (pending && pending.key === item.key && pending.last_attempt_at + REFILL_RETRY_MS > now) continue;
-      await finishRefill(ctx, item.workspace_id, item.mode, item.key).catch((error: unknown) =>
-        ctx.onBackgroundError?.(error),
-      );
-      worked++;
-    }
-    cursor = page.cursor;
-  } while (cursor);
-  return worked;
+export function autoRefillWork(ctx: BillingContext): QueueWork<RefillWork> {
+  return {
+    queue: AUTO_REFILL_QUEUE,
+    async handle(work) {
+      try {
+        await finishRefill(ctx, work.workspace_id, work.mode, work.key);
+        return "done";
+      } catch (error) {
+        ctx.onBackgroundError?.(error);
+        return { again: ctx.clock.now() + REFILL_RETRY_MS };
+      }
+    },
+  };
+}
+
+/** Lifts refills noted under the legacy prefix onto the queue (due as they were), then removes each note. */
+export function liftLegacyRefills(ctx: BillingContext): Promise<number> {
+  return liftLegacyNotes<RefillWork>(ctx.store, LEGACY_AUTO_REFILL_PREFIX, (work) => noteRefill(ctx, work));
 }

@@ -12,6 +12,8 @@ import {
 import type { IdGenerator, JobQueue } from "@mailpiece/ports";
 import { CoreError } from "../errors.ts";
 import { enqueueFulfilment } from "../fulfilment.ts";
+import type { QueueWork } from "../job-runner.ts";
+import { dropJob, liftLegacyNotes } from "../job-runner.ts";
 import { documentBlobKey } from "../open-mailing.ts";
 import { addStep, loadOrder, type OrderRecord, orderKey, updateOrder } from "../order-record.ts";
 import { type TimelineEventView, timelineView } from "../order-status.ts";
@@ -69,7 +71,7 @@ export interface ProjectOrderView {
 }
 
 /** An order whose reservation may have outlived a crash: the reconciler finishes or undoes it. */
-interface OrderIntent {
+export interface OrderIntent {
   order_id: string;
   workspace_id: string;
   mode: "test" | "live";
@@ -79,9 +81,29 @@ interface OrderIntent {
   at: number;
 }
 
-const intentKey = (orderId: string) => `work:projects_orders:${orderId}`;
-/** How long an order intent may stand before the reconciler treats its request as lost. */
+/**
+ * The job queue of order intents: an order request notes its intent before it reserves anything, due when the
+ * grace below has passed, and takes it back once the order is written or refused. An intent that comes due names a
+ * request lost in a crash.
+ */
+export const ORDER_INTENTS_QUEUE = "project-orders";
+/** Where order intents were noted before they were jobs: each process lifts such notes onto the queue once. */
+export const LEGACY_ORDER_INTENT_PREFIX = "work:projects_orders:";
+/** How long an order intent may stand before it is treated as a lost request. */
 export const ORDER_INTENT_GRACE_MS = 5 * 60 * 1000;
+
+/** Notes an order request's intent as work, due when its grace has passed (idempotent per order). */
+export async function noteOrderIntent(jobs: JobQueue, intent: OrderIntent): Promise<void> {
+  await jobs.enqueue<OrderIntent>({
+    queue: ORDER_INTENTS_QUEUE,
+    key: intent.order_id,
+    payload: intent,
+    runAt: intent.at + ORDER_INTENT_GRACE_MS,
+  });
+}
+
+const dropIntent = (ctx: ProjectOrderContext, orderId: string) =>
+  dropJob(ctx.jobs, ORDER_INTENTS_QUEUE, orderId);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** Statuses after a print provider accepted the piece: its price is captured. */
 const ACCEPTED = new Set(["accepted", "in_transit", "delivered", "returned"]);
@@ -140,7 +162,7 @@ export async function createProjectOrder(
     claim_request_id: claimId,
     at: ctx.clock.now(),
   };
-  await ctx.store.create(intentKey(orderId), intent);
+  await noteOrderIntent(ctx.jobs, intent);
   const used = await useQuote(ctx, quote.id, orderId);
   let reservationId: string;
   try {
@@ -154,7 +176,7 @@ export async function createProjectOrder(
   } catch (error) {
     if (LedgerError.isInstance(error) && error.code === "insufficient_credits") {
       await unuseQuote(ctx, quote.id, orderId);
-      await ctx.store.delete(intentKey(orderId));
+      await dropIntent(ctx, orderId);
       await ctx.creditsChanged?.(principal.workspace_id, principal.mode);
       throw new CoreError(
         "insufficient_credits",
@@ -209,7 +231,7 @@ export async function createProjectOrder(
   addStep(record, "payment_received", now);
   const stored = (await ctx.store.create(orderKey(orderId), record)).record.value;
   await enqueueFulfilment(ctx.jobs, orderId, now);
-  await ctx.store.delete(intentKey(orderId));
+  await dropIntent(ctx, orderId);
   await ctx.creditsChanged?.(principal.workspace_id, principal.mode);
   return projectOrderView(stored, claim.kind === "replay");
 }
@@ -269,25 +291,15 @@ export async function settleProjectCredits(
 }
 
 /**
- * Finishes or undoes order requests lost in a crash between their checks and the order's record: an intent older
- * than ORDER_INTENT_GRACE_MS whose order exists is dropped; one without an order has its reservation (if any) released,
- * its quote freed and its Idempotency-Key forgotten, so the client's retry starts afresh. Returns how many it undid.
+ * The order intents queue's work: finishes or undoes an order request lost in a crash between its checks and the
+ * order's record. An intent whose order exists is done; one without an order has its reservation (if any)
+ * released, its quote freed and its Idempotency-Key forgotten, so the client's retry starts afresh.
  */
-export async function reconcileProjectOrders(ctx: ProjectOrderContext): Promise<number> {
-  const now = ctx.clock.now();
-  let undone = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await ctx.store.list<OrderIntent>("work:projects_orders:", {
-      limit: 200,
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const { value: intent } of page.records) {
-      if (intent.at + ORDER_INTENT_GRACE_MS > now) continue;
-      if (await loadOrder(ctx.store, intent.order_id)) {
-        await ctx.store.delete(intentKey(intent.order_id));
-        continue;
-      }
+export function orderIntentWork(ctx: ProjectOrderContext): QueueWork<OrderIntent> {
+  return {
+    queue: ORDER_INTENTS_QUEUE,
+    async handle(intent) {
+      if (await loadOrder(ctx.store, intent.order_id)) return "done";
       const book = creditBook(intent.workspace_id, intent.mode);
       // The same key answers the reservation the lost request made, or makes one now that is released at once:
       // either way nothing stays reserved for an order that does not exist.
@@ -309,12 +321,16 @@ export async function reconcileProjectOrders(ctx: ProjectOrderContext): Promise<
       }
       await unuseQuote(ctx, intent.quote_id, intent.order_id);
       await ctx.store.delete(requestKey(intent.claim_request_id));
-      await ctx.store.delete(intentKey(intent.order_id));
-      undone++;
-    }
-    cursor = page.cursor;
-  } while (cursor);
-  return undone;
+      return "done";
+    },
+  };
+}
+
+/** Lifts order intents noted under the legacy prefix onto the queue (due as they were), then removes each note. */
+export function liftLegacyOrderIntents(ctx: ProjectOrderContext): Promise<number> {
+  return liftLegacyNotes<OrderIntent>(ctx.store, LEGACY_ORDER_INTENT_PREFIX, (intent) =>
+    noteOrderIntent(ctx.jobs, intent),
+  );
 }
 
 export function projectOrderView(record: OrderRecord, replay: boolean): ProjectOrderView {
