@@ -108,6 +108,6 @@ async function recoverPdf(ctx: OrderContext, campaign: CampaignRecord): Promise<
     { ...ctx, orderId: campaign.id },
   );
   if (!resolved.ok) return campaign;
-  const pdf = await keepDocument(ctx.blobs, resolved.document);
+  const pdf = await keepDocument(ctx, resolved.document);
   return updateCampaign(ctx.store, campaign.id, ctx.clock.now, (c) => (c.pdf ? undefined : { ...c, pdf }));
 }

@@ -40,6 +40,11 @@ export interface CoreConfig {
   uploadTtlMs: number;
   /** How long a Projects API quote's price holds. */
   quoteTtlMs: number;
+  /**
+   * How long a document (a PDF kept by content) that no order names and no upload, Projects API document or quote
+   * needs any more is kept before it is deleted. Documents an order names are kept for good.
+   */
+  documentRetentionMs: number;
   /** Upload slots one client may open, and the bytes it may declare, per window. */
   uploadLimits: { slots: RateLimit; bytes: RateLimit };
   /** Validations one client may ask for per window, counted in each process: generous for agents, a bound for floods. */
@@ -69,6 +74,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
     quoteTtlMs: 24 * 60 * 60 * 1000,
+    documentRetentionMs: 30 * 24 * 60 * 60 * 1000,
     uploadLimits: {
       slots: { limit: 30, windowMs: 60 * 60 * 1000 },
       bytes: { limit: 1024 * 1024 * 1024, windowMs: 60 * 60 * 1000 },

@@ -39,6 +39,7 @@ import {
   requestConflict,
 } from "./create-machine-order.ts";
 import { createDocumentCache } from "./document-cache.ts";
+import { documentCollectionWork, documentKeeper } from "./document-retention.ts";
 import type { ResolvedDocument } from "./documents.ts";
 import { CoreError, invalidRequest, rateLimitedError, requestIdConflict } from "./errors.ts";
 import type {
@@ -403,11 +404,20 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     : undefined;
   const clock = deps.clock ?? systemClock;
   const jobs = deps.jobs ?? createStoreJobQueue({ store: deps.store, clock });
+  const retention = {
+    store: deps.store,
+    blobs: deps.blobs,
+    jobs,
+    clock,
+    retentionMs: config.documentRetentionMs,
+  };
+  const documents = documentKeeper(retention);
   const ctx: OrderContext = {
     store: deps.store,
     blobs: deps.blobs,
     clock,
     jobs,
+    documents,
     ids: deps.ids ?? randomIds,
     config,
     workflows,
@@ -441,6 +451,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     config,
     credits,
     jobs,
+    documents,
     quoteTtlMs: config.quoteTtlMs,
     ...(deps.pdfWork ? { pdf: deps.pdfWork } : {}),
   };
@@ -499,9 +510,10 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     (run: RunQueueOptions) =>
       runQueue(jobs, work, run);
   const backgroundRounds = [
-    queueRound(paymentWork(ctx.clock, confirmers)),
+    queueRound(paymentWork(ctx.clock, config.settleLeaseMs, confirmers)),
     queueRound(orderIntentWork(orderCtx)),
     queueRound(autoRefillWork(billingCtx)),
+    queueRound(documentCollectionWork(retention)),
     ...(flowerCtx ? [queueRound(flowerSubmissionWork(flowerCtx))] : []),
   ];
   let lifted: Promise<void> | undefined;
@@ -651,7 +663,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         ttlMs: config.uploadTtlMs,
         limits: config.uploadLimits,
       }),
-    fillUpload: (token, bytes) => fillUpload(ctx.store, ctx.blobs, ctx.clock, token, bytes),
+    fillUpload: (token, bytes) => fillUpload(ctx.store, ctx.blobs, ctx.clock, token, bytes, documents),
     previewPath: (sha256) => signer?.sign(sha256, ctx.clock.now()).path,
     async openPreview(sha256, expires, sig) {
       const verdict = signer ? signer.verify(sha256, expires, sig, ctx.clock.now()) : "invalid";

@@ -10,6 +10,7 @@ import type { BlobStore, Clock, IdGenerator, JobQueue, Store } from "@mailpiece/
 import { campaignKind } from "./campaign-payable.ts";
 import { campaignStatusView } from "./campaign-status.ts";
 import type { CoreConfig } from "./config.ts";
+import type { DocumentKeeper } from "./document-retention.ts";
 import type { DocumentContext } from "./documents.ts";
 import { invalidRequest, requestIdConflict } from "./errors.ts";
 import { enqueueFulfilment } from "./fulfilment.ts";
@@ -51,6 +52,8 @@ export interface OrderContext extends DocumentContext {
   rails: PaymentRails;
   /** Where paid orders wait for fulfilment. */
   jobs: JobQueue;
+  /** Records who holds each document, for its collection after retention; absent: nothing is recorded. */
+  documents?: DocumentKeeper;
 }
 
 export type CreateOrderInput = CreateInput;

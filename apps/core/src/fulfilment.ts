@@ -17,6 +17,8 @@ import type {
 } from "@mailpiece/ports";
 import { isDefiniteRefusal, PrintError, routeProvider } from "@mailpiece/ports";
 import { todayUtc } from "@mailpiece/typesetter/light";
+import type { DocumentKeeper } from "./document-retention.ts";
+import { keepDocumentFor } from "./document-retention.ts";
 import { formRefusalAtFulfilment } from "./forms.ts";
 import { runQueue } from "./job-runner.ts";
 import type { OrderRecord } from "./order-record.ts";
@@ -45,6 +47,8 @@ export interface FulfilmentContext {
   leaseMs?: number;
   /** A name for this process, written into leases. */
   owner?: string;
+  /** Records who holds each document, for its collection after retention; absent: nothing is recorded. */
+  documents?: DocumentKeeper;
   /** Called with an order after its steps of a round, before its work is let go (credits follow the status). */
   afterSteps?: (order: OrderRecord) => Promise<OrderRecord>;
 }
@@ -129,8 +133,7 @@ async function typesetPiece(ctx: FulfilmentContext, order: OrderRecord): Promise
     });
     const sha256 = createHash("sha256").update(result.pdf).digest("hex");
     const blobKey = `documents:${sha256}`;
-    if (!(await ctx.blobs.head(blobKey)))
-      await ctx.blobs.put(blobKey, result.pdf, { contentType: "application/pdf" });
+    await keepDocumentFor(ctx, sha256, "pinned", result.pdf);
     await save(ctx, order.id, (o) => ({
       ...o,
       document: { ...o.document, blob_key: blobKey, sha256, page_count: result.page_count },

@@ -2,6 +2,8 @@ import { claimDraft, claimRequest, draftKeyOf } from "@mailpiece/idempotency";
 import type { BlobStore } from "@mailpiece/ports";
 import type { StoredDocumentRef } from "./campaign-record.ts";
 import type { OrderContext } from "./create-machine-order.ts";
+import type { DocumentKeeper } from "./document-retention.ts";
+import { keepDocumentFor } from "./document-retention.ts";
 import type { ResolvedDocument } from "./documents.ts";
 import type { MailingRecord } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
@@ -51,7 +53,7 @@ export const MAX_REQUEST_IDS_PER_ORDER = 20;
  * joins it). Returns "conflict" when the request_id turned out to be bound to another body.
  */
 export async function openMailing<P extends { order: { request_id: string } }, R extends MailingRecord>(
-  ctx: Pick<OrderContext, "store" | "blobs" | "clock" | "ids" | "config">,
+  ctx: Pick<OrderContext, "store" | "blobs" | "clock" | "ids" | "config" | "documents">,
   kind: MailingKind<P, R>,
   prepared: P,
   fingerprint: string,
@@ -60,7 +62,7 @@ export async function openMailing<P extends { order: { request_id: string } }, R
   const now = ctx.clock.now();
   const requestId = prepared.order.request_id;
   const document = kind.document(prepared);
-  if (document) await keepDocument(ctx.blobs, document);
+  if (document) await keepDocument(ctx, document);
 
   const draftKey = kind.draftKey(prepared);
   const id = ctx.ids.uuid();
@@ -124,9 +126,15 @@ export async function openMailing<P extends { order: { request_id: string } }, R
 export const documentBlobKey = (sha256: string) => `documents:${sha256}`;
 
 /** Keeps a print-ready PDF by content (once for any number of records) and names it. */
-export async function keepDocument(blobs: BlobStore, document: ResolvedDocument): Promise<StoredDocumentRef> {
-  const blobKey = documentBlobKey(document.sha256);
-  if (!(await blobs.head(blobKey)))
-    await blobs.put(blobKey, document.bytes, { contentType: "application/pdf" });
-  return { blob_key: blobKey, sha256: document.sha256, page_count: document.page_count };
+export async function keepDocument(
+  ctx: { blobs: BlobStore; documents?: DocumentKeeper },
+  document: ResolvedDocument,
+): Promise<StoredDocumentRef> {
+  // An order names it, paid or not: it is kept for good.
+  await keepDocumentFor(ctx, document.sha256, "pinned", document.bytes);
+  return {
+    blob_key: documentBlobKey(document.sha256),
+    sha256: document.sha256,
+    page_count: document.page_count,
+  };
 }

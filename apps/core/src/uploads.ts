@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
 import { displayName } from "./display-name.ts";
+import type { DocumentKeeper } from "./document-retention.ts";
+import { keepDocumentFor } from "./document-retention.ts";
 import { CoreError, rateLimitedError } from "./errors.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { consumeRate } from "./rate-limit.ts";
@@ -110,6 +112,7 @@ export async function fillUpload(
   clock: Clock,
   token: string,
   bytes: Uint8Array,
+  documents?: DocumentKeeper,
 ): Promise<UploadRecord> {
   const found = await store.get<UploadRecord>(keyOf(token));
   if (!found) throw uploadRefused("upload_token_invalid");
@@ -121,7 +124,8 @@ export async function fillUpload(
     throw uploadRefused("upload_not_pdf");
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const blobKey = `documents:${sha256}`;
-  if (!(await blobs.head(blobKey))) await blobs.put(blobKey, bytes, { contentType: "application/pdf" });
+  // Held while the upload can be used; an order made from it keeps it for good.
+  await keepDocumentFor({ blobs, ...(documents ? { documents } : {}) }, sha256, record.expires_at, bytes);
   const next: UploadRecord = {
     ...record,
     state: "uploaded",

@@ -109,6 +109,11 @@ describe("the operator and API keys", () => {
     expect(loadConfig({ ADMIN_TOKEN: token }).adminToken).toBe(token);
     expect(() => loadConfig({ ADMIN_TOKEN: "short" })).toThrow(/ADMIN_TOKEN/);
     expect(loadConfig({ API_KEY_OVERLAP_HOURS: "0" }).keyOverlapMs).toBe(0);
+    expect(loadConfig({}).documentRetentionMs).toBe(30 * 24 * 60 * 60 * 1000);
+    expect(loadConfig({ DOCUMENT_RETENTION_DAYS: "7" }).documentRetentionMs).toBe(7 * 24 * 60 * 60 * 1000);
+    for (const bad of ["0", "-1", "1.5", "x"]) {
+      expect(() => loadConfig({ DOCUMENT_RETENTION_DAYS: bad })).toThrow(/DOCUMENT_RETENTION_DAYS/);
+    }
     expect(loadConfig({ API_KEY_OVERLAP_HOURS: "48" }).keyOverlapMs).toBe(48 * 60 * 60 * 1000);
     for (const bad of ["-1", "1.5", "x", "99999"]) {
       expect(() => loadConfig({ API_KEY_OVERLAP_HOURS: bad })).toThrow(/API_KEY_OVERLAP_HOURS/);

@@ -61,6 +61,8 @@ export interface ServerConfig {
   adminToken?: string;
   /** How long an API key replaced by a rotation keeps working, in ms (spec 3's overlap). */
   keyOverlapMs: number;
+  /** How long a document that no order names and nothing else needs is kept before it is deleted, in ms. */
+  documentRetentionMs: number;
   /** Unpaid order creations allowed per client IP per hour. */
   unpaidPerHour: number;
   /** How long a settlement may run before a payment still settling counts as interrupted and is confirmed, in ms. */
@@ -224,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(env.PREVIEW_SECRET?.trim() ? { previewSecret: secret(env, "PREVIEW_SECRET") } : {}),
     ...(env.ADMIN_TOKEN?.trim() ? { adminToken: secret(env, "ADMIN_TOKEN") } : {}),
     keyOverlapMs: integer(env, "API_KEY_OVERLAP_HOURS", 24, 0, 24 * 90) * 60 * 60 * 1000,
+    documentRetentionMs: integer(env, "DOCUMENT_RETENTION_DAYS", 30, 1, 3650) * 24 * 60 * 60 * 1000,
     unpaidPerHour: integer(env, "UNPAID_ORDERS_PER_HOUR", 10, 1, 1_000_000),
     settleLeaseMs: integer(env, "SETTLE_LEASE_MS", 15_000, 1_000, 3_600_000),
     validatePerMinute: integer(env, "VALIDATE_PER_MINUTE", 600, 1, 100_000_000),

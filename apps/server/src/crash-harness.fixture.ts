@@ -217,10 +217,29 @@ export async function runCrashRounds(options: CrashRunOptions): Promise<CrashRun
       rounds.push(result);
       options.onRound?.(result);
     }
+    // Every paid order goes to print: the last process runs until none is left queued (or the deadline passes), so
+    // that an order paid by a killed process and not yet queued has had its chance.
+    const ids = rounds.flatMap((r) => r.orders.map((o) => o.order_id)).filter((id) => id !== undefined);
+    await waitUntilTakenUp(server.url, ids, Date.now() + options.deadlineMs);
   } finally {
     await server.stop();
   }
   return { rounds, audit: await auditStore(options.dataDir, payers) };
+}
+
+/** Polls the orders' status until none of the paid ones is still `queued`, or `deadline` passes. */
+async function waitUntilTakenUp(url: string, ids: string[], deadline: number): Promise<void> {
+  let waiting = ids;
+  while (waiting.length > 0 && Date.now() < deadline) {
+    const views = await Promise.all(
+      waiting.map(async (id) => {
+        const res = await fetch(`${url}/api/machine/orders/${id}`, { signal: AbortSignal.timeout(30_000) });
+        return res.ok ? ((await res.json()) as { status: string; payment_status: string }) : undefined;
+      }),
+    );
+    waiting = waiting.filter((_, i) => views[i]?.payment_status === "paid" && views[i]?.status === "queued");
+    if (waiting.length > 0) await sleep(250);
+  }
 }
 
 interface OrderRun {

@@ -148,6 +148,7 @@ export async function startServer(
       unpaidRateLimit: { limit: config.unpaidPerHour, windowMs: 60 * 60 * 1000 },
       settleLeaseMs: config.settleLeaseMs,
       keyOverlapMs: config.keyOverlapMs,
+      documentRetentionMs: config.documentRetentionMs,
       validateRateLimit: { limit: config.validatePerMinute, windowMs: 60 * 1000 },
       uploadLimits: {
         slots: { limit: config.uploadsPerHour, windowMs: 60 * 60 * 1000 },

@@ -18,7 +18,7 @@ import { readCredential } from "./credential.ts";
 import type { Payable } from "./payable.ts";
 import type { PayableRecord, PaymentRecord } from "./payment-record.ts";
 import { isPaidLike, noteFailure } from "./payment-record.ts";
-import { clearPaymentWork, notePaymentWork } from "./payment-work.ts";
+import { clearPaymentWork, notePaymentWork, PAYMENT_FIRST_LOOK_MS } from "./payment-work.ts";
 
 /** What the payment flow works with. */
 export interface PaymentContext {
@@ -155,9 +155,9 @@ export async function payFor<R extends PayableRecord>(
     );
   }
 
-  // Noted before any money moves, due when the settle lease ends: if the answer of the settlement is lost, whichever
-  // process finds the work due asks the rail.
-  await notePaymentWork(ctx.jobs, payable.kind, record.id, ctx.clock.now() + ctx.settleLeaseMs);
+  // Noted before any money moves, due shortly: a request that finishes takes it back before; otherwise whichever
+  // process finds it due finishes a payment recorded paid, and asks the rail about one whose answer was lost.
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, ctx.clock.now() + PAYMENT_FIRST_LOOK_MS);
   const payment: PaymentRecord = {
     protocol: attempt.rail.protocol,
     replay_key: verified.replayKey,
@@ -186,7 +186,7 @@ export async function payFor<R extends PayableRecord>(
   }
   // Noted again, now that the record is settling: work that came due before (this request was slow to get here)
   // found the record unpaid and was taken back; without it, a crash from here on would leave the payment unknown.
-  await notePaymentWork(ctx.jobs, payable.kind, record.id, payment.started_at + ctx.settleLeaseMs);
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, payment.started_at + PAYMENT_FIRST_LOOK_MS);
 
   let settlement: Settlement;
   try {

@@ -5,6 +5,12 @@ import type { Confirmer } from "./confirm.ts";
 import type { PayableKind, PaymentWork } from "./payment-record.ts";
 import { LEGACY_PAYMENT_WORK_PREFIX, PAYMENTS_QUEUE, paymentJobKey } from "./payment-record.ts";
 
+/**
+ * When a payment's work is first due after it was noted: past the time a payment request normally takes (it takes
+ * its work back when it ends), soon enough that a payment recorded paid by a process that then died is queued for
+ * its work within seconds of a restart.
+ */
+export const PAYMENT_FIRST_LOOK_MS = 3000;
 /** Asked again at most this often while a payment awaits confirmation, and at least this often once it is old. */
 const RECHECK_MIN_MS = 1000;
 const RECHECK_MAX_MS = 5 * 60_000;
@@ -36,11 +42,13 @@ export function clearPaymentWork(jobs: JobQueue, kind: PayableKind, id: string):
 
 /**
  * The payments queue's work: confirms one payment with its kind's confirmer. A payment resolved (paid, released, or
- * its record gone) is done; one still in flight or pending is asked again later, more rarely as it ages (every
- * second at first, at most every five minutes). A kind this process cannot confirm is asked again later too.
+ * its record gone) is done; one still settling within the settle lease is looked at again when the lease ends; one
+ * past it or pending confirmation is asked again later, more rarely as it ages (every second at first, at most
+ * every five minutes). A kind this process cannot confirm is asked again later too.
  */
 export function paymentWork(
   clock: Clock,
+  settleLeaseMs: number,
   confirmers: { [K in PayableKind]?: Confirmer },
 ): QueueWork<PaymentWork> {
   return {
@@ -52,6 +60,7 @@ export function paymentWork(
       const { after, startedAt } = await confirm(work.id);
       if (after === undefined || after === "paid" || after === "unpaid") return "done";
       const age = Math.max(0, now - (startedAt ?? now));
+      if (after === "settling" && age < settleLeaseMs) return { again: now - age + settleLeaseMs };
       return { again: now + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_MIN_MS, Math.floor(age / 10))) };
     },
   };

@@ -3,6 +3,8 @@ import type { Issue } from "@mailpiece/orders";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type { BlobStore, Clock, IdGenerator, Store } from "@mailpiece/ports";
 import type { CoreConfig } from "../config.ts";
+import type { DocumentKeeper } from "../document-retention.ts";
+import { keepDocumentFor } from "../document-retention.ts";
 import { CoreError, invalidRequest } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
 import { documentWorkIssue, pdfWorkOf } from "../pdf-work.ts";
@@ -58,6 +60,8 @@ export interface ProjectDocumentContext {
   ids: IdGenerator;
   config: CoreConfig;
   pdf?: PdfWork;
+  /** Records who holds each document, for its collection after retention; absent: nothing is recorded. */
+  documents?: DocumentKeeper;
 }
 
 const documentKey = (id: string) => `projects_documents:${id}`;
@@ -175,9 +179,8 @@ export async function uploadDocument(
     throw refuse("upload_not_pdf", "The upload is not a PDF: it does not start with %PDF-.");
   }
   const sha256 = sha256Hex(input.bytes);
-  const blobKey = documentBlobKey(sha256);
-  if (!(await ctx.blobs.head(blobKey)))
-    await ctx.blobs.put(blobKey, input.bytes, { contentType: "application/pdf" });
+  // Held as long as the document's record can be; a quote or an order made from it holds it longer.
+  await keepDocumentFor(ctx, sha256, ctx.clock.now() + ctx.config.uploadTtlMs + ABANDONED_MS, input.bytes);
   const updated = await updateRecord<ProjectDocumentRecord>(
     ctx.store,
     documentKey(found.id),

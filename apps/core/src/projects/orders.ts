@@ -10,6 +10,7 @@ import {
   parseCreateOrderBody,
 } from "@mailpiece/orders";
 import type { IdGenerator, JobQueue } from "@mailpiece/ports";
+import { keepDocumentFor } from "../document-retention.ts";
 import { CoreError } from "../errors.ts";
 import { enqueueFulfilment } from "../fulfilment.ts";
 import type { QueueWork } from "../job-runner.ts";
@@ -229,6 +230,8 @@ export async function createProjectOrder(
     updated_at: now,
   };
   addStep(record, "payment_received", now);
+  // An order names its document: it is kept for good.
+  await keepDocumentFor(ctx, used.document_sha256, "pinned");
   const stored = (await ctx.store.create(orderKey(orderId), record)).record.value;
   await enqueueFulfilment(ctx.jobs, orderId, now);
   await dropIntent(ctx, orderId);

@@ -7,6 +7,7 @@ import {
   parsePostcardQuoteRequest,
 } from "@mailpiece/orders";
 import { PricingError } from "@mailpiece/pricing";
+import { keepDocumentFor } from "../document-retention.ts";
 import { inspect } from "../documents.ts";
 import { CoreError } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
@@ -175,8 +176,10 @@ export async function createQuote(
     updated_at: now,
     expires_at: now + ctx.quoteTtlMs,
   };
-  // Kept a while after expiry, so that an order naming it hears "expired" rather than "unknown".
-  await ctx.store.create(quoteKey(record.id), record, { ttlMs: ctx.quoteTtlMs + 7 * 24 * 60 * 60 * 1000 });
+  // Kept a while after expiry, so that an order naming it hears "expired" rather than "unknown"; its document as long.
+  const keptMs = ctx.quoteTtlMs + 7 * 24 * 60 * 60 * 1000;
+  await keepDocumentFor(ctx, document.sha256!, now + keptMs);
+  await ctx.store.create(quoteKey(record.id), record, { ttlMs: keptMs });
   return quoteView(record);
 }
 
