@@ -24,6 +24,8 @@ import { defineError } from "@mailpiece/errors";
  *   address id; `retryAfterSeconds` says when to try again.
  * - `checkout_expired`, `checkout_canceled`: a checkout session can no longer be paid; `checkout_completed`: a paid
  *   session cannot be canceled.
+ * - `state_conflict`: the resource is not in a state that allows this action (a draft already released, an endpoint
+ *   disabled, a template archived); the message says which state it is in.
  * - `service_busy`: document work is queued past its limit; `retryAfterSeconds` says when to try again.
  * - `storage_unavailable`: the store does not answer.
  * - `internal_error`: anything else; the request changed nothing that it should not have.
@@ -53,6 +55,7 @@ export type CoreErrorCode =
   | "checkout_expired"
   | "checkout_canceled"
   | "checkout_completed"
+  | "state_conflict"
   | "service_busy"
   | "storage_unavailable"
   | "internal_error";

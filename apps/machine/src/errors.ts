@@ -154,6 +154,7 @@ const CORE_CODES: Record<CoreErrorCode, MachineErrorCode> = {
   approval_required: "internal_error",
   idempotency_key_required: "internal_error",
   insufficient_credits: "internal_error",
+  state_conflict: "internal_error",
   payment_method_required: "internal_error",
 };
 

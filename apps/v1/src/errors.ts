@@ -33,6 +33,10 @@ export const STATUS_TABLE = {
     status: 409,
     means: "an automatic refill needs a saved card: open a payment-method setup session first",
   },
+  state_conflict: {
+    status: 409,
+    means: "the resource is not in a state that allows this action (a released draft, a disabled endpoint)",
+  },
   payload_too_large: { status: 413, means: "the body is larger than the limit" },
   unsupported_media_type: { status: 415, means: "the body is not JSON (Content-Type: application/json)" },
   validation_failed: {
@@ -76,6 +80,7 @@ const CORE_CODES: Partial<Record<CoreErrorCode, V1ErrorCode>> = {
   invalid_query: "invalid_query",
   idempotency_key_required: "idempotency_key_required",
   insufficient_credits: "insufficient_credits",
+  state_conflict: "state_conflict",
   payment_method_required: "payment_method_required",
   request_id_conflict: "idempotency_conflict",
   rate_limited: "rate_limited",
