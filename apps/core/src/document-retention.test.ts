@@ -10,6 +10,7 @@ import { createMailpieceCore } from "./core.ts";
 import type { DocumentRetentionContext } from "./document-retention.ts";
 import { DOCUMENT_GC_QUEUE, documentCollectionWork, holdDocument } from "./document-retention.ts";
 import { runQueue } from "./job-runner.ts";
+import { readyDocument, refusal } from "./projects/projects.fixture.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -125,6 +126,30 @@ describe("documents no order names are collected after retention", () => {
     await t.upload(bytes);
     expect(await t.stored(bytes)).toBe(true);
     expect(await t.core.jobs.get(DOCUMENT_GC_QUEUE, sha256Of(bytes))).toMatchObject({ state: "pending" });
+    await t.core.close();
+  });
+
+  it("keeps a completed Projects API document's PDF for as long as the document backs quotes", async () => {
+    const t = setup();
+    const workspace = await t.core.workspaces.create("Acme");
+    const principal = await t.core.workspaces.authenticate(workspace.test_api_key);
+    const documentId = await readyDocument(t.core, principal);
+    const pdf = await makePdf(1);
+    expect(await t.stored(pdf)).toBe(true);
+    // Long after the upload expired, the document still quotes: its PDF was kept.
+    t.clock.advance(RETENTION - HOUR);
+    await t.core.fulfil();
+    expect(await t.stored(pdf)).toBe(true);
+    const quote = await t.core.projects.createQuote(principal, "letter", { document_id: documentId });
+    expect(quote.price_cents).toBeGreaterThan(0);
+    // Once its retention has passed the document is gone, and so is its PDF once the quote's hold has ended too.
+    t.clock.advance(HOUR);
+    expect(
+      (await refusal(t.core.projects.createQuote(principal, "letter", { document_id: documentId }))).issues,
+    ).toContainEqual(expect.objectContaining({ path: "document_id" }));
+    t.clock.advance(2 * RETENTION + 8 * DAY);
+    await t.core.fulfil();
+    expect(await t.stored(pdf)).toBe(false);
     await t.core.close();
   });
 

@@ -344,8 +344,9 @@ async function printJob(ctx: FulfilmentContext, order: OrderRecord): Promise<Pri
  */
 export function printAddress(party: Party): PrintAddress {
   const address = party.address;
-  if (address.type === "Manual") return structuredPrintAddress(party.name, address);
-  if (address.resolved) return structuredPrintAddress(party.name, address.resolved);
+  const company = party.company ? { company: party.company } : {};
+  if (address.type === "Manual") return { ...structuredPrintAddress(party.name, address), ...company };
+  if (address.resolved) return { ...structuredPrintAddress(party.name, address.resolved), ...company };
   const segments = address.text
     .split(/[,\n]+/)
     .map((s) => s.trim())
@@ -358,6 +359,7 @@ export function printAddress(party: Party): PrintAddress {
   const city = (segments[1] ?? line1).replace(postal, "").trim() || line1;
   return {
     name: party.name,
+    ...company,
     line1: line1.slice(0, 256),
     city: city.slice(0, 128),
     postal_code: postal.slice(0, 20),

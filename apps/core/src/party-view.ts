@@ -7,6 +7,7 @@ import { formatAddressLines, pieceAddressLines } from "@mailpiece/orders";
  */
 export interface PartyView {
   name: string;
+  company?: string;
   country: string;
   address_type: "Address" | "Manual";
   address_id?: string;
@@ -22,6 +23,7 @@ export function partyView(party: Party, international?: boolean): PartyView {
     const { resolved } = party.address;
     return {
       name: party.name,
+      ...(party.company ? { company: party.company } : {}),
       country: party.country,
       address_type: "Address",
       address_id: party.address.id,
@@ -31,7 +33,14 @@ export function partyView(party: Party, international?: boolean): PartyView {
     };
   }
   const { type: _type, ...address } = party.address;
-  return { name: party.name, country: party.country, address_type: "Manual", address, lines };
+  return {
+    name: party.name,
+    ...(party.company ? { company: party.company } : {}),
+    country: party.country,
+    address_type: "Manual",
+    address,
+    lines,
+  };
 }
 
 /**

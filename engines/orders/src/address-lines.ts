@@ -69,6 +69,7 @@ export function formatAddressBlock(
   const country = resolveCountry(party.country);
   const international = options.international ?? party.country !== POSTING_COUNTRY;
   const lines: AddressBlockLine[] = [{ text: party.name.trim(), path: `${role}_name` }];
+  if (party.company?.trim()) lines.push({ text: party.company.trim(), path: `${role}_company` });
   const address = party.address;
   let countryPath: string;
   if (address.type === "Manual") {

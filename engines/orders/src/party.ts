@@ -29,6 +29,8 @@ export interface ResolvedAddress {
  */
 export interface Party {
   name: string;
+  /** A company or organisation, printed on a line of its own under the name (Projects API addresses). */
+  company?: string;
   country: string;
   address:
     | { type: "Address"; id: string; text: string; resolved?: ResolvedAddress }

@@ -157,7 +157,8 @@ export async function payFor<R extends PayableRecord>(
 
   // Noted before any money moves, due shortly: a request that finishes takes it back before; otherwise whichever
   // process finds it due finishes a payment recorded paid, and asks the rail about one whose answer was lost.
-  await notePaymentWork(ctx.jobs, payable.kind, record.id, ctx.clock.now() + PAYMENT_FIRST_LOOK_MS);
+  const notedAt = ctx.clock.now();
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, notedAt + PAYMENT_FIRST_LOOK_MS, notedAt);
   const payment: PaymentRecord = {
     protocol: attempt.rail.protocol,
     replay_key: verified.replayKey,

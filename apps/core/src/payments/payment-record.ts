@@ -48,6 +48,8 @@ export type PayableKind = "order" | "campaign" | "flower_letter";
 export interface PaymentWork {
   kind: PayableKind;
   id: string;
+  /** When the work was first noted (absent on work noted before this was kept). */
+  noted_at?: number;
 }
 
 /**

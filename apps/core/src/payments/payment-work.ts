@@ -25,11 +25,12 @@ export async function notePaymentWork(
   kind: PayableKind,
   id: string,
   runAt: number,
+  notedAt: number = runAt,
 ): Promise<void> {
   await jobs.enqueue<PaymentWork>({
     queue: PAYMENTS_QUEUE,
     key: paymentJobKey(kind, id),
-    payload: { kind, id },
+    payload: { kind, id, noted_at: notedAt },
     runAt,
     moveEarlier: true,
   });
@@ -42,7 +43,7 @@ export function clearPaymentWork(jobs: JobQueue, kind: PayableKind, id: string):
 
 /**
  * The payments queue's work: confirms one payment with its kind's confirmer. A payment resolved (paid, released, or
- * its record gone) is done; one still settling within the settle lease is looked at again when the lease ends; one
+ * its record gone) is done, an unpaid one once the settle lease of its first note has passed; one still settling within the settle lease is looked at again when the lease ends; one
  * past it or pending confirmation is asked again later, more rarely as it ages (every second at first, at most
  * every five minutes). A kind this process cannot confirm is asked again later too.
  */
@@ -58,7 +59,13 @@ export function paymentWork(
       const confirm = confirmers[work.kind];
       if (!confirm) return { again: now + RECHECK_MAX_MS };
       const { after, startedAt } = await confirm(work.id);
-      if (after === undefined || after === "paid" || after === "unpaid") return "done";
+      if (after === undefined || after === "paid") return "done";
+      if (after === "unpaid") {
+        // Within the settle lease of its note, the request that noted it may still be on its way to recording the
+        // payment as settling (its second note is lost while this job is leased): looked at once more after it.
+        const lookedAfter = (work.noted_at ?? 0) + settleLeaseMs;
+        return now < lookedAfter ? { again: lookedAfter } : "done";
+      }
       const age = Math.max(0, now - (startedAt ?? now));
       if (after === "settling" && age < settleLeaseMs) return { again: now - age + settleLeaseMs };
       return { again: now + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_MIN_MS, Math.floor(age / 10))) };

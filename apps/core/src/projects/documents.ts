@@ -251,8 +251,11 @@ export async function completeDocument(
     ctx.clock.now,
     (r) => (r.state === "uploaded" ? { ...r, state: "ready", page_count: pages } : undefined),
   );
-  // A ready document is kept: it backs quotes and orders.
-  await ctx.store.put(documentKey(ready.id), ready);
+  // A ready document backs quotes for the retention period from its completion, its PDF as long; a quote or an
+  // order made from it holds the PDF on its own account.
+  const keptMs = ctx.config.documentRetentionMs;
+  await keepDocumentFor(ctx, record.sha256!, ctx.clock.now() + keptMs);
+  await ctx.store.put(documentKey(ready.id), ready, { ttlMs: keptMs });
   return documentView(ready);
 }
 

@@ -119,6 +119,24 @@ describe("Projects API orders", () => {
     expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
   });
 
+  it("prints the longest name and company spec 3 allows on lines of their own, and the printer accepts them", async () => {
+    const { core, principal, body, advance } = await setup();
+    const name = "N".repeat(255);
+    const company = "C".repeat(255);
+    const order = await core.projects.createOrder(
+      principal,
+      "letter",
+      await body({ recipient: address(name, { company }) }),
+      "long-names",
+    );
+    for (let round = 0; round < 4; round++) {
+      await core.fulfil();
+      advance(1_000);
+    }
+    const done = await core.projects.getOrder(principal, "letter", order.id);
+    expect(done).toMatchObject({ status: "delivered", funds_status: "captured" });
+  });
+
   it("refuses a bad request before reserving anything", async () => {
     const { core, principal, quote, body, balance, advance } = await setup();
     const before = await balance();

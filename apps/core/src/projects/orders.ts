@@ -465,7 +465,8 @@ async function unuseQuote(ctx: ProjectOrderContext, quoteId: string, orderId: st
 
 function party(address: ProjectsAddress): Party {
   return {
-    name: address.company ? `${address.name}, ${address.company}` : address.name,
+    name: address.name,
+    ...(address.company ? { company: address.company } : {}),
     country: address.address.countryCode,
     address: { type: "Manual", ...address.address },
   };
