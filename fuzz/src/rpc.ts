@@ -47,6 +47,7 @@ export const CORE_ERROR_CODES = [
   "checkout_expired",
   "checkout_canceled",
   "checkout_completed",
+  "state_conflict",
   "service_busy",
   "storage_unavailable",
   "internal_error",

@@ -2,6 +2,9 @@ import type { PriceBook, QuoteBounds } from "@mailpiece/pricing";
 import { DEFAULT_PRICE_BOOK, MACHINE_ORDER_BOUNDS } from "@mailpiece/pricing";
 import type { RateLimit } from "./rate-limit.ts";
 
+/** The default of CoreConfig.orderIntentGraceMs: how long an order intent may stand before it counts as lost. */
+export const ORDER_INTENT_GRACE_MS = 5 * 60 * 1000;
+
 /** What an operator may tune; every field has a safe default. */
 export interface CoreConfig {
   /** HTTPS hosts from which a `pdf` download URL may be fetched. Empty: no downloads. */
@@ -41,6 +44,12 @@ export interface CoreConfig {
   /** How long a Projects API quote's price holds. */
   quoteTtlMs: number;
   /**
+   * How long a Projects API order request may stand between its reservation and its record before it counts as
+   * lost in a crash: its reservation is then released and its Idempotency-Key freed. A retry within it finishes the
+   * order instead. Keep it well above the slowest order request.
+   */
+  orderIntentGraceMs: number;
+  /**
    * How long a document (a PDF kept by content) that no order names and no upload, Projects API document or quote
    * needs any more is kept before it is deleted. Documents an order names are kept for good.
    */
@@ -74,6 +83,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     previewTtlMs: 15 * 60 * 1000,
     uploadTtlMs: 60 * 60 * 1000,
     quoteTtlMs: 24 * 60 * 60 * 1000,
+    orderIntentGraceMs: ORDER_INTENT_GRACE_MS,
     documentRetentionMs: 30 * 24 * 60 * 60 * 1000,
     uploadLimits: {
       slots: { limit: 30, windowMs: 60 * 60 * 1000 },

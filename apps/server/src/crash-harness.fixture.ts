@@ -47,15 +47,18 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node --import tsx src/main.ts` on `dataDir` and `port` (with `env` on top of the crash runs' own) and waits (60 s at most) for its "listening" line.
- * A restart keeps the port: the URL is part of what a client signs (the paid resource), as in production.
+ * Starts `node --import tsx src/main.ts` (or another `entry` of the server package, such as a fixture that starts the
+ * server with test hooks) on `dataDir` and `port` (with `env` on top of the crash runs' own) and waits (60 s at most)
+ * for its "listening" line. A restart keeps the port: the URL is part of what a client signs (the paid resource), as
+ * in production.
  */
 export async function startServerProcess(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
+  entry = "src/main.ts",
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: SERVER_DIR,
     env: { ...process.env, ...SERVER_ENV, ...env, DATA_DIR: dataDir, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { MailpieceCore } from "@mailpiece/core";
+import type { CoreConfig, MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
 import { createSafeFetcher } from "@mailpiece/fetch-https";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
@@ -85,12 +85,24 @@ async function openS3(s3: S3Config): Promise<BlobStore> {
   });
 }
 
+/**
+ * What an embedder (or a test) may change beyond the environment's configuration: a decorator of the record store
+ * (metrics, tracing, fault injection) and core settings that have no environment variable.
+ */
+export interface ServerHooks {
+  wrapStore?: (store: Store) => Store;
+  core?: Partial<CoreConfig>;
+}
+
 /** Builds the core and the app and listens on HOST:PORT. */
 export async function startServer(
   config: ServerConfig,
   logger: Logger = createLogger(config.logLevel),
+  hooks: ServerHooks = {},
 ): Promise<RunningServer> {
-  const { store, blobs } = await openStores(config);
+  const opened = await openStores(config);
+  const blobs = opened.blobs;
+  const store = hooks.wrapStore ? hooks.wrapStore(opened.store) : opened.store;
   let rails: ReturnType<typeof createRails>;
   try {
     const mpp = config.payments.mpp && !config.payments.mpp.secretKey;
@@ -154,6 +166,7 @@ export async function startServer(
         slots: { limit: config.uploadsPerHour, windowMs: 60 * 60 * 1000 },
         bytes: { limit: config.uploadBytesPerHour, windowMs: 60 * 60 * 1000 },
       },
+      ...hooks.core,
     },
   });
   let app: ReturnType<typeof createServerApp> | undefined;

@@ -22,7 +22,7 @@ function setup(answer: Awaited<ReturnType<Confirmer>>) {
 
 describe("payment work", () => {
   it("is first due seconds after it is noted, not a settle lease later", async () => {
-    const t = setup({ after: "paid" });
+    const t = setup({ before: "settling", after: "paid" });
     const noted = t.clock.now();
     await notePaymentWork(t.jobs, "order", "o1", noted + PAYMENT_FIRST_LOOK_MS, noted);
     const job = await t.jobs.get(PAYMENTS_QUEUE, paymentJobKey("order", "o1"));
@@ -32,13 +32,13 @@ describe("payment work", () => {
   });
 
   it("finishes a payment recorded paid at once", async () => {
-    const t = setup({ after: "paid" });
+    const t = setup({ before: "settling", after: "paid" });
     expect(await t.work.handle({ kind: "order", id: "o1", noted_at: t.clock.now() })).toBe("done");
     expect(t.asked).toEqual(["o1"]);
   });
 
   it("looks again at a record still unpaid within the settle lease of its note, and lets it go after", async () => {
-    const t = setup({ after: "unpaid" });
+    const t = setup({ before: "unpaid", after: "unpaid" });
     const noted = t.clock.now();
     t.clock.advance(PAYMENT_FIRST_LOOK_MS);
     // The request that noted it may be about to record its payment as settling.
@@ -53,7 +53,7 @@ describe("payment work", () => {
 
   it("looks at a payment still settling when its settle lease ends, then more rarely as it ages", async () => {
     const started = Date.parse("2026-06-01T12:00:00Z");
-    const t = setup({ after: "settling", startedAt: started });
+    const t = setup({ before: "settling", after: "settling", startedAt: started });
     t.clock.advance(PAYMENT_FIRST_LOOK_MS);
     expect(await t.work.handle({ kind: "order", id: "o1", noted_at: started })).toEqual({
       again: started + LEASE_MS,

@@ -1,3 +1,4 @@
+import { requestKey } from "@mailpiece/idempotency";
 import type { Store } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
@@ -221,6 +222,47 @@ describe("Projects API orders", () => {
     await core.fulfil();
     expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
     const retried = await core.projects.createOrder(principal, "letter", request, "crash");
+    expect(retried).toMatchObject({ funds_status: "reserved", idempotent_replay: false });
+    expect((await balance()).reserved_cents).toBe(retried.price_cents);
+  });
+
+  it("a request that stalls past the grace writes nothing once the reconciler has undone it", async () => {
+    const inner = createMemoryStore();
+    let stallHere: (() => Promise<void>) | undefined;
+    const store: Store = {
+      ...inner,
+      name: inner.name,
+      capabilities: inner.capabilities,
+      put: (key, value, options) => inner.put(key, value, options),
+      delete: (key, options) => inner.delete(key, options),
+      list: (prefix, options) => inner.list(prefix, options),
+      create: (key, value, options) => inner.create(key, value, options),
+      close: () => inner.close(),
+      async get(key) {
+        // The request's last look at its claim, after its reservation: the process stalls here past the grace.
+        const stall = key.startsWith(requestKey("")) ? stallHere : undefined;
+        if (stall) {
+          stallHere = undefined;
+          await stall();
+        }
+        return inner.get(key);
+      },
+    };
+    const { core, principal, body, balance, advance } = await setup({ store });
+    const request = await body();
+    let heldWhileStalled = 0;
+    stallHere = async () => {
+      heldWhileStalled = (await balance()).reserved_cents;
+      advance(ORDER_INTENT_GRACE_MS + 1);
+      await core.fulfil();
+    };
+    const stalled = await refusal(core.projects.createOrder(principal, "letter", request, "stall"));
+    expect(stalled.code).toBe("service_busy");
+    expect(heldWhileStalled).toBeGreaterThan(0);
+    expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
+    expect((await inner.list("orders:")).records).toEqual([]);
+    // The client's retry starts afresh: one order, one reservation.
+    const retried = await core.projects.createOrder(principal, "letter", request, "stall");
     expect(retried).toMatchObject({ funds_status: "reserved", idempotent_replay: false });
     expect((await balance()).reserved_cents).toBe(retried.price_cents);
   });

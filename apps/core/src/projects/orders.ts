@@ -10,6 +10,7 @@ import {
   parseCreateOrderBody,
 } from "@mailpiece/orders";
 import type { IdGenerator, JobQueue } from "@mailpiece/ports";
+import { PortError } from "@mailpiece/ports";
 import { keepDocumentFor } from "../document-retention.ts";
 import { CoreError } from "../errors.ts";
 import { enqueueFulfilment } from "../fulfilment.ts";
@@ -90,16 +91,15 @@ export interface OrderIntent {
 export const ORDER_INTENTS_QUEUE = "project-orders";
 /** Where order intents were noted before they were jobs: each process lifts such notes onto the queue once. */
 export const LEGACY_ORDER_INTENT_PREFIX = "work:projects_orders:";
-/** How long an order intent may stand before it is treated as a lost request. */
-export const ORDER_INTENT_GRACE_MS = 5 * 60 * 1000;
+export { ORDER_INTENT_GRACE_MS } from "../config.ts";
 
-/** Notes an order request's intent as work, due when its grace has passed (idempotent per order). */
-export async function noteOrderIntent(jobs: JobQueue, intent: OrderIntent): Promise<void> {
+/** Notes an order request's intent as work, due when its grace (CoreConfig.orderIntentGraceMs) has passed (idempotent per order). */
+export async function noteOrderIntent(jobs: JobQueue, intent: OrderIntent, graceMs: number): Promise<void> {
   await jobs.enqueue<OrderIntent>({
     queue: ORDER_INTENTS_QUEUE,
     key: intent.order_id,
     payload: intent,
-    runAt: intent.at + ORDER_INTENT_GRACE_MS,
+    runAt: intent.at + graceMs,
   });
 }
 
@@ -163,7 +163,7 @@ export async function createProjectOrder(
     claim_request_id: claimId,
     at: ctx.clock.now(),
   };
-  await noteOrderIntent(ctx.jobs, intent);
+  await noteOrderIntent(ctx.jobs, intent, ctx.config.orderIntentGraceMs);
   const used = await useQuote(ctx, quote.id, orderId);
   let reservationId: string;
   try {
@@ -232,6 +232,16 @@ export async function createProjectOrder(
   addStep(record, "payment_received", now);
   // An order names its document: it is kept for good.
   await keepDocumentFor(ctx, used.document_sha256, "pinned");
+  // Written only while the request's claim stands: a request the reconciler undid meanwhile (a process that stalled
+  // past the grace) writes nothing; its reservation is released and the client's next retry starts afresh.
+  const standing = (await ctx.store.get<{ order_id: string }>(requestKey(claimId)))?.value;
+  if (standing?.order_id !== orderId) {
+    throw new CoreError(
+      "service_busy",
+      "This request was interrupted and has been undone; send it again with the same Idempotency-Key.",
+      { retryAfterSeconds: 1 },
+    );
+  }
   const stored = (await ctx.store.create(orderKey(orderId), record)).record.value;
   await enqueueFulfilment(ctx.jobs, orderId, now);
   await dropIntent(ctx, orderId);
@@ -295,14 +305,37 @@ export async function settleProjectCredits(
 
 /**
  * The order intents queue's work: finishes or undoes an order request lost in a crash between its checks and the
- * order's record. An intent whose order exists is done; one without an order has its reservation (if any)
- * released, its quote freed and its Idempotency-Key forgotten, so the client's retry starts afresh.
+ * order's record. An intent whose order exists is done; one without an order has its Idempotency-Key forgotten
+ * (first: from then on a retry starts afresh and a request still on its way writes nothing), its quote freed and its
+ * reservation (if any) released. A request that stalls past the grace between reading its claim and writing its
+ * order is the one case left open: the store has no transaction over the claim and the order.
  */
 export function orderIntentWork(ctx: ProjectOrderContext): QueueWork<OrderIntent> {
   return {
     queue: ORDER_INTENTS_QUEUE,
     async handle(intent) {
       if (await loadOrder(ctx.store, intent.order_id)) return "done";
+      // The request's claim goes first: a retry from now on starts afresh under a new order id instead of joining
+      // this one, and a request still on its way refuses to write the order once the claim is gone.
+      const claimKey = requestKey(intent.claim_request_id);
+      const claim = await ctx.store.get<{ order_id: string }>(claimKey);
+      if (claim?.value.order_id === intent.order_id) {
+        try {
+          await ctx.store.delete(claimKey, { ifVersion: claim.version });
+        } catch (error) {
+          // The claim changed meanwhile: look again at once.
+          if (PortError.isInstance(error) && error.code === "version_conflict")
+            return { again: ctx.clock.now() };
+          throw error;
+        }
+      }
+      await unuseQuote(ctx, intent.quote_id, intent.order_id);
+      if (await loadOrder(ctx.store, intent.order_id)) {
+        // A retry wrote the order just before the claim went: it stands, with its claim and its quote.
+        if (claim) await ctx.store.create(claimKey, claim.value);
+        await useQuote(ctx, intent.quote_id, intent.order_id).catch(() => undefined);
+        return "done";
+      }
       const book = creditBook(intent.workspace_id, intent.mode);
       // The same key answers the reservation the lost request made, or makes one now that is released at once:
       // either way nothing stays reserved for an order that does not exist.
@@ -322,8 +355,6 @@ export function orderIntentWork(ctx: ProjectOrderContext): QueueWork<OrderIntent
           idempotency_key: `release:${intent.order_id}`,
         });
       }
-      await unuseQuote(ctx, intent.quote_id, intent.order_id);
-      await ctx.store.delete(requestKey(intent.claim_request_id));
       return "done";
     },
   };
@@ -332,7 +363,7 @@ export function orderIntentWork(ctx: ProjectOrderContext): QueueWork<OrderIntent
 /** Lifts order intents noted under the legacy prefix onto the queue (due as they were), then removes each note. */
 export function liftLegacyOrderIntents(ctx: ProjectOrderContext): Promise<number> {
   return liftLegacyNotes<OrderIntent>(ctx.store, LEGACY_ORDER_INTENT_PREFIX, (intent) =>
-    noteOrderIntent(ctx.jobs, intent),
+    noteOrderIntent(ctx.jobs, intent, ctx.config.orderIntentGraceMs),
   );
 }
 
