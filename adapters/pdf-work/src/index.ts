@@ -1,6 +1,7 @@
 export { createInlinePdfWork } from "./inline-pdf-work.ts";
 export type {
   CheckPostcardOptions,
+  HandwrittenInput,
   LetterInput,
   PacketFormInput,
   PacketOptions,
@@ -10,6 +11,7 @@ export type {
   PdfWork,
   PostcardCheck,
   PostcardSize,
+  TypesetHandwrittenResult,
   TypesetLetterResult,
 } from "./pdf-work.ts";
 export type { PdfWorkErrorCode } from "./pdf-work-error.ts";

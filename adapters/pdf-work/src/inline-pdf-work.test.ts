@@ -1,14 +1,15 @@
-import { typesetLetter } from "@mailpiece/typesetter";
+import { typesetHandwritten, typesetLetter } from "@mailpiece/typesetter";
 import { describe, expect, it } from "vitest";
 import { createInlinePdfWork } from "./inline-pdf-work.ts";
 import { PdfWorkError } from "./pdf-work-error.ts";
-import { datedWorkflow, handMadePdf, PACKET_ADDRESSES, shortLetter } from "./test-support.ts";
+import { datedWorkflow, handMadePdf, PACKET_ADDRESSES, shortCard, shortLetter } from "./test-support.ts";
 
 describe("createInlinePdfWork", () => {
   it("runs the engines on the calling thread", async () => {
     const work = createInlinePdfWork();
     const letter = await work.typesetLetter(shortLetter());
     expect(letter).toEqual(await typesetLetter(shortLetter()));
+    expect(await work.typesetHandwritten(shortCard())).toEqual(await typesetHandwritten(shortCard()));
     expect(await work.inspectPdf(handMadePdf([{ width: 100, height: 200 }]))).toEqual({
       page_count: 1,
       pages: [{ width_pt: 100, height_pt: 200 }],
@@ -21,6 +22,7 @@ describe("createInlinePdfWork", () => {
     await work.close();
     const calls = [
       work.typesetLetter(shortLetter()),
+      work.typesetHandwritten(shortCard()),
       work.inspectPdf(handMadePdf([{ width: 100, height: 200 }])),
       work.checkPostcard(new Uint8Array(), "4x6"),
       work.buildPacket(datedWorkflow(), { fields: {} }, PACKET_ADDRESSES),

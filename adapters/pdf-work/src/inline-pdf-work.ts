@@ -17,6 +17,10 @@ export function createInlinePdfWork(): PdfWork {
       open();
       return (await import("@mailpiece/typesetter")).typesetLetter(input);
     },
+    async typesetHandwritten(input) {
+      open();
+      return (await import("@mailpiece/typesetter")).typesetHandwritten(input);
+    },
     async inspectPdf(bytes) {
       open();
       return (await import("@mailpiece/typesetter")).inspectPdf(bytes);

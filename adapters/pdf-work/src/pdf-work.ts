@@ -1,6 +1,6 @@
 import type { buildPacket } from "@mailpiece/forms/packet";
 import type { checkPostcard } from "@mailpiece/postcard";
-import type { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
+import type { inspectPdf, typesetHandwritten, typesetLetter } from "@mailpiece/typesetter";
 
 // Every type is taken from the engine function it stands for, so a new (optional) input of an engine flows through.
 
@@ -8,6 +8,10 @@ import type { inspectPdf, typesetLetter } from "@mailpiece/typesetter";
 export type LetterInput = Parameters<typeof typesetLetter>[0];
 /** The typeset letter: its PDF bytes and page count. */
 export type TypesetLetterResult = Awaited<ReturnType<typeof typesetLetter>>;
+/** The input of `typesetHandwritten` (@mailpiece/typesetter): message, addresses, style, date, watermark. */
+export type HandwrittenInput = Parameters<typeof typesetHandwritten>[0];
+/** The typeset handwritten card: its PDF bytes, page count (1) and the size its message was set at. */
+export type TypesetHandwrittenResult = Awaited<ReturnType<typeof typesetHandwritten>>;
 /** What `inspectPdf` reads from a PDF: page count and page sizes. */
 export type PdfInfo = Awaited<ReturnType<typeof inspectPdf>>;
 /** A postcard size of `checkPostcard` (@mailpiece/postcard). */
@@ -26,7 +30,8 @@ export type PacketOptions = Parameters<typeof buildPacket>[2];
 export type PacketResult = Awaited<ReturnType<typeof buildPacket>>;
 
 /**
- * The heavy PDF work of Mailpiece: typesetting letters, reading PDFs, checking postcards and building form packets.
+ * The heavy PDF work of Mailpiece: typesetting letters and handwritten cards, reading PDFs, checking postcards and
+ * building form packets.
  * Each method has the signature and the errors of the engine function of the same name (TypesetterError,
  * PostcardError, FormsError); an implementation adds PdfWorkError (`pdf_work_deadline`, `pdf_work_busy`,
  * `pdf_work_closed`).
@@ -34,6 +39,8 @@ export type PacketResult = Awaited<ReturnType<typeof buildPacket>>;
 export interface PdfWork {
   /** `typesetLetter` of @mailpiece/typesetter. */
   typesetLetter(input: LetterInput): Promise<TypesetLetterResult>;
+  /** `typesetHandwritten` of @mailpiece/typesetter. */
+  typesetHandwritten(input: HandwrittenInput): Promise<TypesetHandwrittenResult>;
   /** `inspectPdf` of @mailpiece/typesetter. The bytes are only read, never changed or taken. */
   inspectPdf(bytes: Uint8Array): Promise<PdfInfo>;
   /** `checkPostcard` of @mailpiece/postcard. The bytes are only read, never changed or taken. */

@@ -4,7 +4,7 @@
  */
 import type { FormAttachmentInput } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, findWorkflow, loadWorkflow } from "@mailpiece/forms";
-import type { LetterInput, PacketWorkflow } from "./pdf-work.ts";
+import type { HandwrittenInput, LetterInput, PacketWorkflow } from "./pdf-work.ts";
 
 export const RENDER: LetterInput["render"] = { font: "times", font_size: 11, margin_in: 1, paper: "letter" };
 
@@ -15,6 +15,16 @@ export function shortLetter(): LetterInput {
     body: "Dear Ms. Rivera,\n\nPlease note my **new address** from April 1.\n\n- Flat 4\n- 12 Elm Street\n\nKind regards,",
     signature: { mode: "typed", text: "Jordan Avery" },
     render: RENDER,
+    sender: { lines: ["Jordan Avery", "12 Elm Street", "Springfield, IL 62701"] },
+    recipient: { lines: ["Ms. Ana Rivera", "500 Main Street", "Columbus, OH 43215"] },
+  };
+}
+
+export function shortCard(): HandwrittenInput {
+  return {
+    message: "Dear Ms. Rivera,\n\nThank you for the warm welcome to the neighbourhood.\n\nJordan",
+    style: "neat",
+    date: "2026-03-01",
     sender: { lines: ["Jordan Avery", "12 Elm Street", "Springfield, IL 62701"] },
     recipient: { lines: ["Ms. Ana Rivera", "500 Main Street", "Columbus, OH 43215"] },
   };

@@ -1,5 +1,6 @@
 import type {
   CheckPostcardOptions,
+  HandwrittenInput,
   LetterInput,
   PacketFormInput,
   PacketOptions,
@@ -11,6 +12,7 @@ import type { WireError } from "./wire-error.ts";
 /** What the main thread posts to a worker for each operation (plain, structured-cloneable data). */
 export interface WorkerTasks {
   typesetLetter: { input: LetterInput };
+  typesetHandwritten: { input: HandwrittenInput };
   inspectPdf: { bytes: Uint8Array | null };
   checkPostcard: { bytes: Uint8Array | null; size: PostcardSize; options: CheckPostcardOptions | undefined };
   /**

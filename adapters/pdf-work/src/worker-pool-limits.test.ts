@@ -2,7 +2,7 @@ import type { Piscina } from "piscina";
 import { describe, expect, it, vi } from "vitest";
 import { PdfWorkError } from "./pdf-work-error.ts";
 import { resolvePoolOptions } from "./pool-options.ts";
-import { handMadePdf, heavyLetter, rejectionOf, shortLetter } from "./test-support.ts";
+import { handMadePdf, heavyLetter, rejectionOf, shortCard, shortLetter } from "./test-support.ts";
 import { createPdfWorkerPool, openPdfWorkerPool } from "./worker-pool.ts";
 
 const THREADS = { timeout: 60_000 };
@@ -18,6 +18,18 @@ describe("deadline", () => {
       expect(PdfWorkError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: "pdf_work_deadline" });
       expect((error as Error).message).toContain("typesetLetter");
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a handwritten card past deadlineMs rejects with pdf_work_deadline", THREADS, async () => {
+    // A fresh thread loads the typesetter and its fonts first: far longer than 1 ms.
+    const pool = createPdfWorkerPool({ threads: 1, deadlineMs: 1 });
+    try {
+      const error = await rejectionOf(pool.typesetHandwritten(shortCard()));
+      expect(error).toMatchObject({ code: "pdf_work_deadline" });
+      expect((error as Error).message).toContain("typesetHandwritten");
     } finally {
       await pool.close();
     }

@@ -14,6 +14,7 @@ import {
   postcard4x6,
   RENDER,
   rejectionOf,
+  shortCard,
   shortLetter,
 } from "./test-support.ts";
 import { createPdfWorkerPool } from "./worker-pool.ts";
@@ -42,6 +43,14 @@ describe("createPdfWorkerPool: the same results as inline", () => {
     const viaPool = await pool.typesetLetter(shortLetter());
     const viaInline = await inline.typesetLetter(shortLetter());
     expect(viaPool.page_count).toBe(viaInline.page_count);
+    expect(viaPool.pdf).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(viaPool.pdf).equals(Buffer.from(viaInline.pdf))).toBe(true);
+  });
+
+  it("typesets a handwritten card to identical bytes", THREADS, async () => {
+    const viaPool = await pool.typesetHandwritten(shortCard());
+    const viaInline = await inline.typesetHandwritten(shortCard());
+    expect(viaPool).toMatchObject({ page_count: 1, font_size: viaInline.font_size });
     expect(viaPool.pdf).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(viaPool.pdf).equals(Buffer.from(viaInline.pdf))).toBe(true);
   });
@@ -98,6 +107,26 @@ describe("createPdfWorkerPool: engine errors cross the thread", () => {
     expect(TypesetterError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "invalid_letter_input", field: "render", message: expected.message });
   });
+
+  it(
+    "a card too long for its page: TypesetterError message_too_long_for_card on message",
+    THREADS,
+    async () => {
+      const card = {
+        ...shortCard(),
+        message: Array.from({ length: 40 }, (_, i) => `Line ${i + 1}`).join("\n"),
+      };
+      const error = await rejectionOf(pool.typesetHandwritten(card));
+      const expected = (await rejectionOf(inline.typesetHandwritten(card))) as TypesetterError;
+      expect(TypesetterError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: "message_too_long_for_card",
+        field: "message",
+        message: expected.message,
+      });
+      expect((error as TypesetterError).issues).toEqual(expected.issues);
+    },
+  );
 
   it("a bad postcard size: PostcardError invalid_postcard_size with its field", THREADS, async () => {
     const error = await rejectionOf(pool.checkPostcard(postcard4x6(), "5x7" as never));

@@ -131,6 +131,10 @@ export function openPdfWorkerPool(settings: PoolSettings): PdfWork {
       admit();
       return run("typesetLetter", { input }, []);
     },
+    async typesetHandwritten(input) {
+      admit();
+      return run("typesetHandwritten", { input }, []);
+    },
     async inspectPdf(bytes) {
       admit();
       const sent = sendableBytes(bytes);

@@ -42,6 +42,10 @@ export function typesetLetter(task: WorkerTasks["typesetLetter"]): Promise<unkno
   return answer(async () => (await typesetter()).typesetLetter(task.input), withPdf);
 }
 
+export function typesetHandwritten(task: WorkerTasks["typesetHandwritten"]): Promise<unknown> {
+  return answer(async () => (await typesetter()).typesetHandwritten(task.input), withPdf);
+}
+
 export function inspectPdf(task: WorkerTasks["inspectPdf"]): Promise<unknown> {
   return answer(async () => (await typesetter()).inspectPdf(task.bytes as Uint8Array), plain);
 }

@@ -32,6 +32,10 @@ export async function typesetLetter(task) {
   return (await tasks).typesetLetter(task);
 }
 
+export async function typesetHandwritten(task) {
+  return (await tasks).typesetHandwritten(task);
+}
+
 export async function inspectPdf(task) {
   return (await tasks).inspectPdf(task);
 }

@@ -98,6 +98,7 @@ describe("the machine app against hostile requests", () => {
       blobs: createMemoryBlobStore(),
       pdfWork: {
         typesetLetter: () => Promise.reject(busy),
+        typesetHandwritten: () => Promise.reject(busy),
         inspectPdf: () => Promise.reject(busy),
         checkPostcard: () => Promise.reject(busy),
         buildPacket: () => Promise.reject(busy),

@@ -1,7 +1,9 @@
 import { TypesetterError } from "./errors.ts";
 import type { FontFace } from "./fonts.ts";
+import type { PlacedText } from "./layout-box.ts";
 import { normalizeText } from "./normalize-text.ts";
 import type { Rect } from "./page-geometry.ts";
+import { RECIPIENT_WINDOW, RETURN_WINDOW } from "./page-geometry.ts";
 
 /** Address sizes tried in order, largest first; 8 pt is the smallest that stays legible to postal scanners. */
 export const ADDRESS_FONT_SIZES: readonly number[] = [10, 9.5, 9, 8.5, 8];
@@ -72,6 +74,29 @@ export function fitAddressBlock(
     `Line ${widest.index + 1} of the ${role} address ("${lines[widest.index]}") is ${inches(widest.width)} in wide at ${smallest} pt; its envelope window is ${inches(window.width)} in wide. Abbreviate it or split it over two lines.`,
     { field },
   );
+}
+
+/**
+ * The return address and the recipient's address of page 1, each fitted into its window of the #10 double-window
+ * envelope (`fitAddressBlock`), set in `face` (the role "regular"). Lines already normalised (`addressLines`).
+ */
+export function windowAddressTexts(
+  sender: readonly string[] | undefined,
+  recipient: readonly string[] | undefined,
+  face: FontFace,
+): PlacedText[] {
+  const texts: PlacedText[] = [];
+  if (sender !== undefined) {
+    for (const line of fitAddressBlock(sender, face, RETURN_WINDOW, "sender")) {
+      texts.push({ face: "regular", tone: "ink", ...line });
+    }
+  }
+  if (recipient !== undefined) {
+    for (const line of fitAddressBlock(recipient, face, RECIPIENT_WINDOW, "recipient")) {
+      texts.push({ face: "regular", tone: "ink", ...line });
+    }
+  }
+  return texts;
 }
 
 function inches(points: number): string {

@@ -9,6 +9,8 @@ import { defineError } from "@mailpiece/errors";
  * - `letter_too_complex`: the body is within the size limit but holds more structure than a letter may (nesting,
  *   lines, list items, emphasis markers, link brackets or table columns beyond `LETTER_LIMITS`).
  * - `address_too_long_for_window`: an address block does not fit its envelope window even at the smallest size.
+ * - `message_too_long_for_card`: the message of a handwritten card does not fit its one page even at the style's
+ *   smallest size, or is longer than `MAX_HANDWRITTEN_MESSAGE_CHARS`.
  * - `character_unsupported`: the text holds characters that no embedded font can print.
  * - `image_unreadable`: a drawn signature is not a readable PNG or JPEG data URL.
  * - `pdf_unreadable`: the bytes are not a PDF that can be read, or it has no pages.
@@ -19,6 +21,7 @@ export type TypesetterErrorCode =
   | "invalid_letter_input"
   | "letter_too_complex"
   | "address_too_long_for_window"
+  | "message_too_long_for_card"
   | "character_unsupported"
   | "image_unreadable"
   | "pdf_unreadable"
@@ -33,9 +36,10 @@ const MailpieceTypesetterError = defineError<TypesetterErrorCode>("TypesetterErr
 
 /**
  * The one error class of the typesetter package. `code` is a stable wire contract; `message` is for people.
- * `field` names the `LetterInput` key at fault where one is ("body", "title", "recipient", "sender", "signature",
- * "signer_name", "date", "watermark", "render", "format", "furniture"); such an error also carries it as its one
- * issue (path `field`, the error's code and message) unless other issues are given.
+ * `field` names the input key at fault where one is (of a `LetterInput`: "body", "title", "recipient", "sender",
+ * "signature", "signer_name", "date", "watermark", "render", "format", "furniture"; of a `HandwrittenInput`:
+ * "message", "style", "recipient", "sender", "date", "watermark"); such an error also carries it as its one issue
+ * (path `field`, the error's code and message) unless other issues are given.
  */
 export class TypesetterError extends MailpieceTypesetterError {
   readonly field: string | undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FaceFile } from "./fonts.ts";
-import { FAMILY_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
+import { FAMILY_FACES, HANDWRITING_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
+import { HANDWRITING_STYLE_FACES, HANDWRITING_STYLES } from "./handwriting-styles.ts";
 
 describe("loadFace", () => {
   it("reads and parses each font file once and shares the face across letters", async () => {
@@ -26,6 +27,18 @@ describe("loadFace", () => {
       "Arimo-BoldItalic",
     ]);
     expect(await names([SIGNATURE_FACE])).toEqual(["Caveat-Regular"]);
+  });
+
+  it("has a face for each handwriting style", async () => {
+    const faces = await Promise.all(HANDWRITING_STYLES.map((style) => loadFace(HANDWRITING_FACES[style])));
+    expect(faces.map((face) => face.name)).toEqual([
+      "Caveat-Regular",
+      "PatrickHand-Regular",
+      "Kalam-Regular",
+    ]);
+    expect(faces.map((face) => face.font.familyName)).toEqual(
+      HANDWRITING_STYLES.map((style) => HANDWRITING_STYLE_FACES[style].typeface),
+    );
   });
 });
 

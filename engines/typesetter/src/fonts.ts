@@ -3,11 +3,15 @@ import { createRequire } from "node:module";
 import type { Font } from "fontkit";
 import type { InlineStyle } from "./blocks.ts";
 import { createFont } from "./fontkit-adapter.ts";
+import type { HandwritingStyle } from "./handwriting-styles.ts";
 
 /** The body fonts a letter may ask for: Tinos is metric-compatible with Times, Arimo with Helvetica/Arial. */
 export type FontFamily = "times" | "helvetica";
 
-/** What a face is used for in a letter: body text in one of its styles, or the typed signature. */
+/**
+ * What a face is used for: body text in one of its styles, or the handwriting face ("signature"): a letter's typed
+ * signature, or the message of a handwritten card.
+ */
 export type FaceRole = InlineStyle | "signature";
 
 /** A glyph as the PDF draws it: its id in the font, the characters it stands for, its advance in font units. */
@@ -49,7 +53,9 @@ export type FaceFile =
   | "arimo-bold"
   | "arimo-italic"
   | "arimo-bold-italic"
-  | "caveat-regular";
+  | "caveat-regular"
+  | "patrick-hand-regular"
+  | "kalam-regular";
 
 const FILES: Record<FaceFile, string> = {
   "tinos-regular": "@expo-google-fonts/tinos/400Regular/Tinos_400Regular.ttf",
@@ -61,6 +67,8 @@ const FILES: Record<FaceFile, string> = {
   "arimo-italic": "@expo-google-fonts/arimo/400Regular_Italic/Arimo_400Regular_Italic.ttf",
   "arimo-bold-italic": "@expo-google-fonts/arimo/700Bold_Italic/Arimo_700Bold_Italic.ttf",
   "caveat-regular": "@expo-google-fonts/caveat/400Regular/Caveat_400Regular.ttf",
+  "patrick-hand-regular": "@expo-google-fonts/patrick-hand/400Regular/PatrickHand_400Regular.ttf",
+  "kalam-regular": "@expo-google-fonts/kalam/400Regular/Kalam_400Regular.ttf",
 };
 
 /** The faces of each body family, by inline style. */
@@ -81,6 +89,13 @@ export const FAMILY_FACES: Record<FontFamily, Record<InlineStyle, FaceFile>> = {
 
 /** Caveat, a handwriting face for typed signatures. */
 export const SIGNATURE_FACE: FaceFile = "caveat-regular";
+
+/** The face of each handwriting style of a handwritten card. */
+export const HANDWRITING_FACES: Readonly<Record<HandwritingStyle, FaceFile>> = {
+  casual: "caveat-regular",
+  neat: "patrick-hand-regular",
+  slanted: "kalam-regular",
+};
 
 const resolve = createRequire(import.meta.url).resolve;
 

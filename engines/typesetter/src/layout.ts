@@ -1,4 +1,4 @@
-import { fitAddressBlock } from "./address-block.ts";
+import { windowAddressTexts } from "./address-block.ts";
 import type { Block, InlineStyle, Run } from "./blocks.ts";
 import { emboldened } from "./blocks.ts";
 import type { FaceRole, FontFace } from "./fonts.ts";
@@ -7,13 +7,7 @@ import { baselineIn, lineTexts, spaceBox } from "./layout-box.ts";
 import { breakLines } from "./line-break.ts";
 import type { Furniture } from "./page-furniture.ts";
 import { furnitureTexts } from "./page-furniture.ts";
-import {
-  FIRST_PAGE_BODY_TOP,
-  LETTER_PAGE,
-  POINTS_PER_INCH,
-  RECIPIENT_WINDOW,
-  RETURN_WINDOW,
-} from "./page-geometry.ts";
+import { FIRST_PAGE_BODY_TOP, LETTER_PAGE, POINTS_PER_INCH } from "./page-geometry.ts";
 import { paginate } from "./paginate.ts";
 import { layoutTable } from "./table-layout.ts";
 
@@ -175,19 +169,7 @@ export function layoutLetter(input: LayoutInput, faces: Readonly<Record<FaceRole
   }
   if (separatePage) pages.unshift({ texts: [], images: [], rules: [] });
 
-  const first = pages[0]!;
-  const addresses: PlacedText[] = [];
-  if (input.sender !== undefined) {
-    for (const line of fitAddressBlock(input.sender, faces.regular, RETURN_WINDOW, "sender")) {
-      addresses.push({ face: "regular", tone: "ink", ...line });
-    }
-  }
-  if (input.recipient !== undefined) {
-    for (const line of fitAddressBlock(input.recipient, faces.regular, RECIPIENT_WINDOW, "recipient")) {
-      addresses.push({ face: "regular", tone: "ink", ...line });
-    }
-  }
-  first.texts.unshift(...addresses);
+  pages[0]!.texts.unshift(...windowAddressTexts(input.sender, input.recipient, faces.regular));
 
   const watermark = input.watermark?.trim();
   if (watermark) {
@@ -371,7 +353,7 @@ function gapBetween(previous: Block, next: Block, lead: number): number {
 }
 
 /** The watermark runs diagonally from bottom left to top right, centred on the page, across at most 3/4 of it. */
-function watermarkText(text: string, face: FontFace): PlacedText {
+export function watermarkText(text: string, face: FontFace): PlacedText {
   const { width: pageWidth, height: pageHeight } = LETTER_PAGE;
   const angle = Math.atan2(pageHeight, pageWidth);
   const diagonal = Math.hypot(pageWidth, pageHeight);

@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, describe, expect, it } from "vitest";
-import { TypesetterError } from "./errors.ts";
 import { inspectPdf } from "./inspect-pdf.ts";
 import type { Word } from "./pdf-probe.ts";
 import {
@@ -19,20 +18,11 @@ import {
   words,
 } from "./pdf-probe.ts";
 import { pngDataUrl } from "./png.fixture.ts";
+import { refusal } from "./test-support.ts";
 import type { LetterInput } from "./typeset-letter.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
 afterAll(removeProbeFiles);
-
-async function refusal(promise: Promise<unknown>): Promise<TypesetterError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TypesetterError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TypesetterError");
-}
 
 const RENDER: LetterInput["render"] = { font: "times", font_size: 12, margin_in: 1, paper: "letter" };
 

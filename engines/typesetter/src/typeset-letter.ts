@@ -4,10 +4,16 @@ import { emboldened } from "./blocks.ts";
 import { TypesetterError } from "./errors.ts";
 import type { FaceRole, FontFace } from "./fonts.ts";
 import { FAMILY_FACES, loadFace, SIGNATURE_FACE } from "./fonts.ts";
+import {
+  checkAddressBlock,
+  checkOptionalString,
+  invalid,
+  oneLine,
+  requirePrintable,
+} from "./input-checks.ts";
 import type { AddressPlacement, LayoutInput } from "./layout.ts";
 import { layoutLetter } from "./layout.ts";
 import { letterDate, todayUtc } from "./letter-date.ts";
-import { normalizeText } from "./normalize-text.ts";
 import type { LetterFormat } from "./parse.ts";
 import { LETTER_FORMATS, parseLetterBody, tooDeep } from "./parse.ts";
 import { renderPdf } from "./render-pdf.ts";
@@ -100,9 +106,8 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   ]);
   const bodyFaces: Record<InlineStyle, FontFace> = { regular, bold, italic, "bold-italic": boldItalic };
 
-  const title = input.title === undefined ? undefined : normalizeText(input.title).replace(/\n/g, " ").trim();
-  const watermark =
-    input.watermark === undefined ? undefined : normalizeText(input.watermark).replace(/\n/g, " ").trim();
+  const title = input.title === undefined ? undefined : oneLine(input.title);
+  const watermark = input.watermark === undefined ? undefined : oneLine(input.watermark);
   const sender = input.sender === undefined ? undefined : addressLines(input.sender.lines);
   const recipient = input.recipient === undefined ? undefined : addressLines(input.recipient.lines);
   for (const [style, text] of bodyText(blocks)) requirePrintable(bodyFaces[style], text, "body");
@@ -111,9 +116,7 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   if (sender) requirePrintable(regular, sender.join(" "), "sender");
   if (recipient) requirePrintable(regular, recipient.join(" "), "recipient");
   const signerName =
-    input.signer_name === undefined || input.signature === undefined
-      ? undefined
-      : normalizeText(input.signer_name).replace(/\n/g, " ").trim();
+    input.signer_name === undefined || input.signature === undefined ? undefined : oneLine(input.signer_name);
   if (signerName) requirePrintable(regular, signerName, "signer_name");
   const dateLine = furnished ? (date ?? letterDate(todayUtc())) : undefined;
 
@@ -121,7 +124,7 @@ export async function typesetLetter(input: LetterInput): Promise<{ pdf: Uint8Arr
   let signature: LayoutInput["signature"];
   let image: SignatureImage | undefined;
   if (input.signature?.mode === "typed") {
-    const text = normalizeText(input.signature.text).replace(/\n/g, " ").trim();
+    const text = oneLine(input.signature.text);
     if (text !== "") {
       const caveat = await loadFace(SIGNATURE_FACE);
       signatureFace = caveat.missing(text).length === 0 ? caveat : regular;
@@ -191,34 +194,6 @@ function bodyText(blocks: readonly Block[]): Map<InlineStyle, string> {
   return new Map([...texts].map(([style, list]) => [style, list.join(" ")]));
 }
 
-/** Scripts written right to left. Their glyphs exist in Tinos and Arimo, but lines are not reordered for them yet. */
-const RIGHT_TO_LEFT =
-  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
-
-function requirePrintable(face: FontFace, text: string, field: string): void {
-  const rtl = RIGHT_TO_LEFT.exec(text);
-  if (rtl) {
-    const code = rtl[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-    throw new TypesetterError(
-      "character_unsupported",
-      `The ${field} holds right-to-left text ("${rtl[0]}", U+${code}), which letters cannot be typeset in yet.`,
-      { field },
-    );
-  }
-  const missing = face.missing(text);
-  if (missing.length === 0) return;
-  const shown = missing
-    .slice(0, 5)
-    .map((char) => `"${char}" (U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`)
-    .join(", ");
-  const more = missing.length > 5 ? ` and ${missing.length - 5} more` : "";
-  throw new TypesetterError(
-    "character_unsupported",
-    `The ${field} holds characters the letter font ${face.name} cannot print: ${shown}${more}. Remove or replace them.`,
-    { field },
-  );
-}
-
 function checkInput(input: LetterInput): void {
   if (typeof input !== "object" || input === null) invalid("", "The letter input must be an object.");
   if (typeof input.format !== "string") {
@@ -229,14 +204,9 @@ function checkInput(input: LetterInput): void {
     );
   }
   if (typeof input.body !== "string") invalid("body", "The letter body must be a string.");
-  if (input.title !== undefined && typeof input.title !== "string")
-    invalid("title", "The title must be a string.");
-  if (input.watermark !== undefined && typeof input.watermark !== "string") {
-    invalid("watermark", "The watermark must be a string.");
-  }
-  if (input.signer_name !== undefined && typeof input.signer_name !== "string") {
-    invalid("signer_name", "The signer's name must be a string.");
-  }
+  checkOptionalString(input.title, "title", "The title must be a string.");
+  checkOptionalString(input.watermark, "watermark", "The watermark must be a string.");
+  checkOptionalString(input.signer_name, "signer_name", "The signer's name must be a string.");
   if (input.furniture !== undefined && input.furniture !== "letter" && input.furniture !== "none") {
     invalid("furniture", 'furniture must be "letter" or "none".');
   }
@@ -268,22 +238,10 @@ function checkInput(input: LetterInput): void {
     if (!valid)
       invalid("signature", 'The signature must be { mode: "typed", text } or { mode: "drawn", dataUrl }.');
   }
-  for (const field of ["sender", "recipient"] as const) {
-    const block = input[field] as { lines?: unknown } | undefined;
-    if (block === undefined) continue;
-    const valid =
-      typeof block === "object" &&
-      block !== null &&
-      Array.isArray(block.lines) &&
-      block.lines.every((line) => typeof line === "string");
-    if (!valid) invalid(field, `The ${field} address must be { lines: string[] }.`);
-  }
+  checkAddressBlock(input.sender, "sender");
+  checkAddressBlock(input.recipient, "recipient");
 }
 
 function inRange(value: unknown, range: { min: number; max: number }): boolean {
   return typeof value === "number" && Number.isFinite(value) && value >= range.min && value <= range.max;
-}
-
-function invalid(field: string, message: string): never {
-  throw new TypesetterError("invalid_letter_input", message, field === "" ? {} : { field });
 }

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { TypesetterError } from "./errors.ts";
 import type { Word } from "./pdf-probe.ts";
 import { fontNames, fontOf, removeProbeFiles, styledRuns, textLines, word, words } from "./pdf-probe.ts";
 import { pngDataUrl } from "./png.fixture.ts";
+import { refusal } from "./test-support.ts";
 import type { LetterInput } from "./typeset-letter.ts";
 import { typesetLetter } from "./typeset-letter.ts";
 
@@ -17,16 +17,6 @@ const SENDER = { lines: ["Jane Q. Public", "1 Main Street", "Springfield, IL 627
 
 function letter(body: string, overrides: Partial<LetterInput> = {}): LetterInput {
   return { body, format: "markdown", render: RENDER, date: DATE, ...overrides };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TypesetterError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TypesetterError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a TypesetterError");
 }
 
 /** `count` lines "Line 1" .. "Line count", each a line of its own (hard breaks in markdown, lines in text). */
