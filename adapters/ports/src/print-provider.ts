@@ -13,6 +13,8 @@ import { defineError, type ErrorOptions } from "@mailpiece/errors";
  *   MUST be upper-case ISO 3166-1 alpha-2.
  * - `submit` MUST accept every well-formed job that `carries(capabilities, job)` admits, and MUST refuse every job
  *   it does not admit with `unsupported_job`.
+ * - In particular `submit` MUST accept a well-formed `handwritten` job when `mailpiece_types` lists `handwritten`,
+ *   and MUST refuse it with `unsupported_job`, creating nothing, when it does not.
  *
  * Submitting
  * - `submit` MUST refuse a malformed job (`findPrintJobProblem`) with `invalid_job` and a key that does not match
@@ -42,11 +44,27 @@ import { defineError, type ErrorOptions } from "@mailpiece/errors";
  * - `tracking_number` and `tracking_url` MUST each be null or a non-empty string (the URL an absolute https URL)
  *   and, once set, MUST NOT change.
  *
+ * Handwritten mail (a card or letter written by a handwriting machine from the proof PDF, then posted stamped)
+ * - A `handwritten` job MUST have no carrier tracking: its `tracking_number` and `tracking_url` MUST stay null.
+ * - A `handwritten` job MUST never be `returned`. Its status goes up to `in_transit`, which is usually its last;
+ *   `delivered` only when the provider really learns of the delivery.
+ *
  * Canceling
  * - `cancel(reference)` MUST succeed only before production, while the job is `submitted`: it returns the job
  *   `canceled`, and the piece MUST never be produced (the status stays `canceled`).
  * - `cancel` of a job already `canceled` MUST return it unchanged; of a job in any other status it MUST throw
  *   `cancel_too_late` and change nothing; of an unknown reference it MUST throw `job_not_found`.
+ *
+ * Return receipts (U.S. certified letters with `certified_return_receipt`, see `wantsElectronicReturnReceipt`)
+ * - `returnReceipt` MUST be present exactly when `capabilities.return_receipts` lists `electronic`, and a provider
+ *   that lists any return receipt format MUST also declare `certified` mail at home.
+ * - For a job that asked for an electronic return receipt, `returnReceipt(reference)` MUST answer undefined while
+ *   the job is not `delivered`; once it answers a receipt, every later call MUST answer the same receipt, PDF byte
+ *   for byte. The receipt MUST carry a PDF and name the job's tracking number (the article number), the signer's
+ *   printed name and the time of signing (not before `submitted_at`); the PDF SHOULD show them with the signature,
+ *   as the carrier's receipt does.
+ * - `returnReceipt` MUST answer undefined, at every time, for a job that asked for no electronic return receipt
+ *   (none, or a physical one), and MUST refuse an unknown reference with `job_not_found`.
  *
  * Errors
  * - Every failure the adapter reports MUST be a `PrintError` with one of the codes of `PrintErrorCode`.
@@ -66,14 +84,43 @@ export interface PrintProvider {
   status(reference: string): Promise<PrintJobView>;
   /** Stops a job before production. */
   cancel(reference: string): Promise<PrintJobView>;
+  /**
+   * The signed electronic return receipt of a delivered certified letter that asked for one, or undefined while
+   * there is none (yet). Present exactly when `capabilities.return_receipts` lists `electronic`.
+   */
+  returnReceipt?(reference: string): Promise<ReturnReceipt | undefined>;
 }
 
-export type MailpieceType = "letter" | "postcard";
+/** A carrier's signed proof of delivery of a certified letter, as its electronic return receipt shows it. */
+export interface ReturnReceipt {
+  /** The receipt as the carrier issues it: a PDF showing the article number, delivery, signature and name. */
+  pdf: Uint8Array;
+  /** The article number: the job's tracking number. */
+  tracking_number: string;
+  /** When the piece was delivered and signed for: ISO 8601 date-time in UTC. */
+  signed_at: string;
+  /** The printed name of the person who signed (the addressee or an agent). */
+  signer_name: string;
+  /** Where it was delivered, when known. */
+  delivery_location?: string;
+}
+
+/**
+ * `handwritten`: a card or letter written with a pen by a handwriting machine from the proof PDF, then posted as
+ * standard mail without carrier tracking.
+ */
+export type MailpieceType = "letter" | "postcard" | "handwritten";
 export type PostcardSize = "4x6" | "6x9" | "11x6";
 export type PrintMailClass = "standard" | "priority" | "express";
 
-export const MAILPIECE_TYPES: readonly MailpieceType[] = Object.freeze(["letter", "postcard"]);
+export const MAILPIECE_TYPES: readonly MailpieceType[] = Object.freeze(["letter", "postcard", "handwritten"]);
 export const POSTCARD_SIZES: readonly PostcardSize[] = Object.freeze(["4x6", "6x9", "11x6"]);
+/** `electronic`: a signed PDF fetched from the carrier; `physical`: the green card mailed back to the sender. */
+export type ReturnReceiptFormat = "electronic" | "physical";
+export const RETURN_RECEIPT_FORMATS: readonly ReturnReceiptFormat[] = Object.freeze([
+  "electronic",
+  "physical",
+]);
 export const PRINT_MAIL_CLASSES: readonly PrintMailClass[] = Object.freeze([
   "standard",
   "priority",
@@ -100,6 +147,11 @@ export interface PrintCapabilities {
   international_postcards: { sizes: readonly PostcardSize[]; return_address: "domestic" | "any" } | null;
   color: boolean;
   double_sided: boolean;
+  /**
+   * Return receipts it buys with certified mail at home, by format; absent or empty for none. Listing `electronic`
+   * declares `returnReceipt` too: the provider fetches the signed receipt of a delivered letter.
+   */
+  return_receipts?: readonly ReturnReceiptFormat[];
 }
 
 export interface PrintAddress {
@@ -126,10 +178,13 @@ export interface PrintDocument {
   page_count: number;
 }
 
-/** One mailpiece to produce. Postcards are standard mail, color, double-sided, without proof of mailing. */
+/**
+ * One mailpiece to produce. Postcards are standard mail, color, double-sided, without proof of mailing; handwritten
+ * pieces are standard mail without proof of mailing, their document the proof the machine writes from.
+ */
 export interface PrintJob {
   mailpiece_type: MailpieceType;
-  /** Required for a postcard; null for a letter. */
+  /** Required for a postcard; null for a letter or a handwritten piece. */
   postcard_size: PostcardSize | null;
   document: PrintDocument;
   recipient: PrintAddress;
@@ -140,6 +195,16 @@ export interface PrintJob {
   double_sided: boolean;
   /** Proof of mailing: certified mail at home, registered mail abroad. */
   certified: boolean;
+  /**
+   * A return receipt with certified mail at home (registered mail abroad has none); requires `certified`. Absent
+   * means false.
+   */
+  certified_return_receipt?: boolean;
+  /**
+   * The return receipt's format; absent means `electronic`. `physical` requires `certified_return_receipt`;
+   * `electronic` may always be given (without a receipt it means nothing).
+   */
+  return_receipt_format?: ReturnReceiptFormat;
 }
 
 /** A job's status at its provider. */
@@ -275,7 +340,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export function findPrintJobProblem(job: PrintJob): PrintJobGap | undefined {
   if (typeof job !== "object" || job === null) return { field: "", message: "a job must be an object" };
   if (!MAILPIECE_TYPES.includes(job.mailpiece_type)) {
-    return { field: "mailpiece_type", message: "mailpiece_type must be letter or postcard" };
+    return { field: "mailpiece_type", message: "mailpiece_type must be letter, postcard or handwritten" };
   }
   const postcard = job.mailpiece_type === "postcard";
   if (postcard ? !POSTCARD_SIZES.includes(job.postcard_size as PostcardSize) : job.postcard_size !== null) {
@@ -283,7 +348,7 @@ export function findPrintJobProblem(job: PrintJob): PrintJobGap | undefined {
       field: "postcard_size",
       message: postcard
         ? "a postcard needs postcard_size 4x6, 6x9 or 11x6"
-        : "a letter has postcard_size null",
+        : `a ${job.mailpiece_type === "handwritten" ? "handwritten piece" : "letter"} has postcard_size null`,
     };
   }
   const doc = job.document as Partial<PrintDocument> | undefined;
@@ -324,10 +389,49 @@ export function findPrintJobProblem(job: PrintJob): PrintJobGap | undefined {
     }
     if (job.certified) return { field: "certified", message: "postcards take no proof of mailing" };
   }
+  if (job.mailpiece_type === "handwritten") {
+    if (job.mail_class !== "standard") {
+      return { field: "mail_class", message: "handwritten pieces travel as standard mail" };
+    }
+    if (job.certified) return { field: "certified", message: "handwritten pieces take no proof of mailing" };
+  }
   if (job.certified && job.mail_class !== "standard") {
     return { field: "certified", message: "priority and express mail cannot be certified or registered" };
   }
+  return returnReceiptProblem(job);
+}
+
+function returnReceiptProblem(job: PrintJob): PrintJobGap | undefined {
+  const receipt = job.certified_return_receipt;
+  if (receipt !== undefined && typeof receipt !== "boolean") {
+    return { field: "certified_return_receipt", message: "certified_return_receipt must be a boolean" };
+  }
+  const format = job.return_receipt_format;
+  if (format !== undefined && !RETURN_RECEIPT_FORMATS.includes(format)) {
+    return {
+      field: "return_receipt_format",
+      message: "return_receipt_format must be electronic or physical",
+    };
+  }
+  if (receipt === true && !job.certified) {
+    return { field: "certified_return_receipt", message: "a return receipt comes with certified mail only" };
+  }
+  if (format === "physical" && receipt !== true) {
+    return {
+      field: "return_receipt_format",
+      message: "a physical return receipt needs certified_return_receipt true",
+    };
+  }
   return undefined;
+}
+
+/** True when the (well-formed) job asked for a signed electronic return receipt: `returnReceipt` will have one. */
+export function wantsElectronicReturnReceipt(
+  job: Pick<PrintJob, "certified_return_receipt" | "return_receipt_format">,
+): boolean {
+  return (
+    job.certified_return_receipt === true && (job.return_receipt_format ?? "electronic") === "electronic"
+  );
 }
 
 function addressProblem(address: PrintAddress | undefined, at: string): PrintJobGap | undefined {
@@ -357,6 +461,12 @@ function addressProblem(address: PrintAddress | undefined, at: string): PrintJob
   return undefined;
 }
 
+const PIECES: Record<MailpieceType, string> = {
+  letter: "letters",
+  postcard: "postcards",
+  handwritten: "handwritten pieces",
+};
+
 /**
  * The first thing `job` needs that `capabilities` lack, or undefined when the provider carries it. The job is
  * assumed well-formed. International postcards follow spec 1: a provider whose `international_postcards` says
@@ -371,7 +481,7 @@ export function capabilityGap(capabilities: PrintCapabilities, job: PrintJob): P
     return { field: "recipient.country", message: `${country} is not a destination of this provider` };
   }
   if (!capabilities.mailpiece_types.includes(job.mailpiece_type)) {
-    return { field: "mailpiece_type", message: `this provider does not mail ${job.mailpiece_type}s` };
+    return { field: "mailpiece_type", message: `this provider does not mail ${PIECES[job.mailpiece_type]}` };
   }
   if (!capabilities.mail_classes.includes(job.mail_class)) {
     return { field: "mail_class", message: `this provider does not send ${job.mail_class} mail` };
@@ -410,6 +520,21 @@ export function capabilityGap(capabilities: PrintCapabilities, job: PrintJob): P
     }
     if (international && !capabilities.registered.includes(country)) {
       return { field: "certified", message: `this provider sends no registered mail to ${country}` };
+    }
+  }
+  if (job.certified_return_receipt === true) {
+    if (international) {
+      return {
+        field: "certified_return_receipt",
+        message: `registered mail to ${country} has no return receipt; return receipts come with certified mail at home`,
+      };
+    }
+    const format = job.return_receipt_format ?? "electronic";
+    if (!(capabilities.return_receipts ?? []).includes(format)) {
+      return {
+        field: "return_receipt_format",
+        message: `this provider obtains no ${format} return receipts`,
+      };
     }
   }
   return undefined;

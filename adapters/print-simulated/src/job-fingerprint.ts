@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PrintJob } from "@mailpiece/ports";
+import type { PrintJob, ReturnReceiptFormat } from "@mailpiece/ports";
 
 /** A job as the simulated printer keeps it: everything but the document bytes. */
 export interface StoredJob {
@@ -12,6 +12,10 @@ export interface StoredJob {
   color: boolean;
   double_sided: boolean;
   certified: boolean;
+  /** Present only when the job asked for a return receipt: without one (flag absent or false) a job has one fingerprint. */
+  certified_return_receipt?: true;
+  /** The receipt's format, kept with `certified_return_receipt`. */
+  return_receipt_format?: ReturnReceiptFormat;
 }
 
 export function storedJob(job: PrintJob): StoredJob {
@@ -29,6 +33,9 @@ export function storedJob(job: PrintJob): StoredJob {
     color: job.color,
     double_sided: job.double_sided,
     certified: job.certified,
+    ...(job.certified_return_receipt === true
+      ? { certified_return_receipt: true, return_receipt_format: job.return_receipt_format ?? "electronic" }
+      : {}),
   };
 }
 

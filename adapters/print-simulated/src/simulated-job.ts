@@ -21,13 +21,20 @@ export interface SimulatedJobRecord {
 
 const PRINT_CENTRE = "Mailpiece simulated print centre";
 
+const PRODUCED: Record<StoredJob["mailpiece_type"], string> = {
+  letter: "Printed, folded and enveloped",
+  postcard: "Printed and trimmed",
+  handwritten: "Written by the handwriting machine, enveloped and stamped",
+};
+
 /** The job as it stands at `now`: status, tracking and every event that has happened by then. */
 export function viewAt(record: SimulatedJobRecord, now: number, trackingBase: string): PrintJobView {
   const events = eventsAt(record, now);
   const status = (events[events.length - 1] as TrackingEvent).status;
   const inProduction =
     record.canceled_at === undefined && now >= record.submitted_at + record.pace.acceptAfterMs;
-  const trackingNumber = inProduction ? trackingNumberFor(record.reference) : null;
+  const tracked = inProduction && record.job.mailpiece_type !== "handwritten";
+  const trackingNumber = tracked ? trackingNumberFor(record.reference) : null;
   return {
     reference: record.reference,
     status,
@@ -44,6 +51,16 @@ export function statusAt(record: SimulatedJobRecord, now: number): PrintJobStatu
   return (events[events.length - 1] as TrackingEvent).status;
 }
 
+/**
+ * When the job is delivered (milliseconds since the epoch) and where, or undefined when it never will be: canceled,
+ * scripted to fail or return, or handwritten (whose story ends in transit).
+ */
+export function deliveryOf(record: SimulatedJobRecord): { at: number; location: string } | undefined {
+  const last = story(record).at(-1) as TrackingEvent;
+  if (last.status !== "delivered") return undefined;
+  return { at: Date.parse(last.at), location: last.location ?? place(record.job.recipient) };
+}
+
 function eventsAt(record: SimulatedJobRecord, now: number): TrackingEvent[] {
   return story(record).filter((event, index) => index === 0 || Date.parse(event.at) <= now);
 }
@@ -52,7 +69,7 @@ function eventsAt(record: SimulatedJobRecord, now: number): TrackingEvent[] {
 function story(record: SimulatedJobRecord): TrackingEvent[] {
   const t0 = record.submitted_at;
   const { acceptAfterMs, inTransitAfterMs, deliverAfterMs } = record.pace;
-  const postcard = record.job.mailpiece_type === "postcard";
+  const type = record.job.mailpiece_type;
   const submitted: TrackingEvent = {
     status: "submitted",
     at: iso(t0),
@@ -75,7 +92,7 @@ function story(record: SimulatedJobRecord): TrackingEvent[] {
     {
       status: "accepted",
       at: iso(t0 + acceptAfterMs),
-      description: postcard ? "Printed and trimmed" : "Printed, folded and enveloped",
+      description: PRODUCED[type],
       location: PRINT_CENTRE,
     },
   ];
@@ -84,6 +101,16 @@ function story(record: SimulatedJobRecord): TrackingEvent[] {
       status: "failed",
       at: iso(t0 + inTransitAfterMs),
       description: `Production failed: scripted test address (${TEST_ADDRESS_PHRASES.failPrint})`,
+      location: PRINT_CENTRE,
+    });
+    return events;
+  }
+  if (type === "handwritten") {
+    // Handwritten mail goes out stamped, without carrier tracking: its story ends when it is posted.
+    events.push({
+      status: "in_transit",
+      at: iso(t0 + inTransitAfterMs),
+      description: "Posted as stamped mail; handwritten mail has no carrier tracking",
       location: PRINT_CENTRE,
     });
     return events;
@@ -120,7 +147,8 @@ function story(record: SimulatedJobRecord): TrackingEvent[] {
   return events;
 }
 
-function place(address: PrintAddress): string {
+/** A short place name of an address: `City, ST 12345, US`. */
+export function place(address: PrintAddress): string {
   const region = address.state ? `${address.city}, ${address.state}` : address.city;
   return `${region} ${address.postal_code}, ${address.country}`;
 }

@@ -1,42 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { letterJob, postcardJob } from "@mailpiece/conformance";
-import {
-  manualClock,
-  PortError,
-  PrintError,
-  type PrintErrorCode,
-  type PrintJob,
-  type Store,
-} from "@mailpiece/ports";
+import { handwrittenJob, letterJob, postcardJob } from "@mailpiece/conformance";
+import { manualClock, PortError, PrintError, type PrintJob, type Store } from "@mailpiece/ports";
 import { createFileStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterEach, describe, expect, it } from "vitest";
+import { SIMULATED_CAPABILITIES } from "./default-capabilities.ts";
 import { DEFAULT_PACE } from "./pace.ts";
 import type { SimulatedJobRecord } from "./simulated-job.ts";
 import { createSimulatedPrinter, DEFAULT_TRACKING_URL_BASE } from "./simulated-printer.ts";
 import { TEST_ADDRESS_PHRASES } from "./test-addresses.ts";
-
-const T0 = Date.UTC(2026, 0, 1);
-
-function setup(options: Partial<Parameters<typeof createSimulatedPrinter>[0]> = {}) {
-  const clock = manualClock(T0);
-  const store = options.store ?? createMemoryStore({ clock });
-  let n = 0;
-  const ids = { uuid: () => `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}` };
-  const printer = createSimulatedPrinter({ store, clock, ids, ...options });
-  return { clock, store, printer };
-}
-
-async function codeOf(action: () => Promise<unknown>): Promise<PrintErrorCode | undefined> {
-  try {
-    await action();
-  } catch (error) {
-    if (PrintError.isInstance(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
+import { codeOf, setup, T0 } from "./test-support.ts";
 
 const to = async (line1: string): Promise<PrintJob> => {
   const job = await letterJob("US");
@@ -253,6 +227,116 @@ describe("createSimulatedPrinter: scripted test addresses", () => {
   });
 });
 
+describe("createSimulatedPrinter: handwritten mail", () => {
+  it("writes, stamps and posts a handwritten piece, ending in transit without tracking", async () => {
+    const { clock, printer } = setup();
+    const submitted = await printer.submit(await handwrittenJob("US"), { idempotencyKey: "k1" });
+    expect(submitted).toMatchObject({ status: "submitted", tracking_number: null, tracking_url: null });
+    const seen: Array<[number, string, string | null]> = [];
+    for (const at of [1_999, 2_000, 10_000, 30_000, 400 * 86_400_000]) {
+      clock.set(T0 + at);
+      const view = await printer.status(submitted.reference);
+      expect(view.tracking_url).toBeNull();
+      seen.push([at, view.status, view.tracking_number]);
+    }
+    expect(seen).toEqual([
+      [1_999, "submitted", null],
+      [2_000, "accepted", null],
+      [10_000, "in_transit", null],
+      [30_000, "in_transit", null],
+      [400 * 86_400_000, "in_transit", null],
+    ]);
+    expect((await printer.status(submitted.reference)).events).toEqual([
+      {
+        status: "submitted",
+        at: "2026-01-01T00:00:00.000Z",
+        description: "Received by the simulated printer (1 page)",
+        location: "Mailpiece simulated print centre",
+      },
+      {
+        status: "accepted",
+        at: "2026-01-01T00:00:02.000Z",
+        description: "Written by the handwriting machine, enveloped and stamped",
+        location: "Mailpiece simulated print centre",
+      },
+      {
+        status: "in_transit",
+        at: "2026-01-01T00:00:10.000Z",
+        description: "Posted as stamped mail; handwritten mail has no carrier tracking",
+        location: "Mailpiece simulated print centre",
+      },
+    ]);
+    expect(await printer.lookup("k1")).toEqual({
+      outcome: "found",
+      reference: submitted.reference,
+      status: "in_transit",
+    });
+  });
+
+  it(`is never returned, even to "${TEST_ADDRESS_PHRASES.returnToSender}", but can fail in production`, async () => {
+    const { clock, printer } = setup();
+    const base = await handwrittenJob("CA", "US");
+    const at = (line1: string): PrintJob => ({ ...base, recipient: { ...base.recipient, line1 } });
+    const back = await printer.submit(at("1 Return To Sender Lane"), { idempotencyKey: "k1" });
+    const fail = await printer.submit(at("9 Fail Print Road"), { idempotencyKey: "k2" });
+    clock.advance(30 * 86_400_000);
+    expect((await printer.status(back.reference)).events.map((e) => e.status)).toEqual([
+      "submitted",
+      "accepted",
+      "in_transit",
+    ]);
+    expect((await printer.status(fail.reference)).events.map((e) => e.status)).toEqual([
+      "submitted",
+      "accepted",
+      "failed",
+    ]);
+  });
+
+  it("can be canceled before the machine starts writing", async () => {
+    const { clock, printer } = setup();
+    const { reference } = await printer.submit(await handwrittenJob("US"), { idempotencyKey: "k1" });
+    expect((await printer.cancel(reference)).status).toBe("canceled");
+    clock.advance(60_000);
+    expect((await printer.status(reference)).status).toBe("canceled");
+    const late = await printer.submit(await handwrittenJob("US"), { idempotencyKey: "k2" });
+    clock.advance(2_000);
+    expect(await codeOf(() => printer.cancel(late.reference))).toBe("cancel_too_late");
+  });
+
+  it("is refused with unsupported_job by a printer whose capabilities leave handwritten out", async () => {
+    const capabilities = {
+      ...SIMULATED_CAPABILITIES,
+      mailpiece_types: ["letter" as const, "postcard" as const],
+    };
+    const { printer } = setup({ capabilities });
+    const refusal = await printer
+      .submit(await handwrittenJob("US"), { idempotencyKey: "k1" })
+      .catch((error: unknown) => error);
+    expect(PrintError.isInstance(refusal) && [refusal.code, refusal.field]).toEqual([
+      "unsupported_job",
+      "mailpiece_type",
+    ]);
+    expect(await printer.lookup("k1")).toEqual({ outcome: "not_found" });
+  });
+
+  it("refuses malformed handwritten jobs with invalid_job at the field", async () => {
+    const { printer } = setup();
+    const job = await handwrittenJob("US");
+    const cases: Array<[Partial<PrintJob>, string]> = [
+      [{ postcard_size: "4x6" }, "postcard_size"],
+      [{ mail_class: "express" }, "mail_class"],
+      [{ certified: true }, "certified"],
+    ];
+    for (const [change, field] of cases) {
+      const refusal = await printer
+        .submit({ ...job, ...change }, { idempotencyKey: "k1" })
+        .catch((error: unknown) => error);
+      expect(PrintError.isInstance(refusal) && [refusal.code, refusal.field]).toEqual(["invalid_job", field]);
+    }
+    expect(await printer.lookup("k1")).toEqual({ outcome: "not_found" });
+  });
+});
+
 describe("createSimulatedPrinter: the Store", () => {
   const dirs: string[] = [];
   afterEach(async () => {
@@ -359,6 +443,7 @@ describe("createSimulatedPrinter: the Store", () => {
       "provider_unavailable",
     );
     expect(await codeOf(() => printer.lookup("k1"))).toBe("provider_unavailable");
+    expect(await codeOf(async () => printer.returnReceipt?.("sim_1"))).toBe("provider_unavailable");
   });
 });
 

@@ -18,6 +18,7 @@ import {
 import { resolveCapabilities, SIMULATED_CAPABILITIES } from "./default-capabilities.ts";
 import { jobFingerprint, sha256Hex, storedJob } from "./job-fingerprint.ts";
 import { type Pace, resolvePace } from "./pace.ts";
+import { returnReceiptAt } from "./return-receipt.ts";
 import { type SimulatedJobRecord, statusAt, viewAt } from "./simulated-job.ts";
 import { outcomeFor, submitScriptFor } from "./test-addresses.ts";
 import { resolveTrackingBase } from "./tracking-number.ts";
@@ -72,6 +73,7 @@ export function createSimulatedPrinter(options: SimulatedPrinterOptions): Simula
   const refKey = (reference: string) => `print:${name}:ref:${reference}`;
 
   const view = (record: SimulatedJobRecord): PrintJobView => viewAt(record, clock.now(), trackingBase);
+  const electronicReceipts = (capabilities.return_receipts ?? []).includes("electronic");
 
   async function indexReference(record: SimulatedJobRecord): Promise<void> {
     await store.create<ReferenceIndex>(refKey(record.reference), { idempotency_key: record.idempotency_key });
@@ -98,11 +100,20 @@ export function createSimulatedPrinter(options: SimulatedPrinterOptions): Simula
     }
   }
 
+  /** Declared with the capability only: a printer without electronic receipts has no `returnReceipt`. */
+  const receipts: Pick<PrintProvider, "returnReceipt"> = electronicReceipts
+    ? {
+        returnReceipt: (reference) =>
+          guard(async () => returnReceiptAt((await loadByReference(reference)).value, clock.now())),
+      }
+    : {};
+
   return {
     name,
     simulated: true,
     capabilities,
     pace,
+    ...receipts,
 
     submit: (job, submitOptions) =>
       guard(async (): Promise<SubmitResult> => {

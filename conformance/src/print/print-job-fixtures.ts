@@ -7,6 +7,8 @@ import {
   type PrintCapabilities,
   type PrintDocument,
   type PrintJob,
+  RETURN_RECEIPT_FORMATS,
+  type ReturnReceiptFormat,
 } from "@mailpiece/ports";
 import { makePdf } from "../machine/fixtures.ts";
 
@@ -83,6 +85,38 @@ export async function letterJob(
   };
 }
 
+/**
+ * A handwritten piece from `from` to an address in `country`: standard mail without proof of mailing, its document
+ * the one-page proof the handwriting machine writes from.
+ */
+export async function handwrittenJob(country: string, from: string = country): Promise<PrintJob> {
+  return {
+    mailpiece_type: "handwritten",
+    postcard_size: null,
+    document: await letterDocument(),
+    recipient: addressIn(country),
+    sender: addressIn(from, "Ada Sender"),
+    mail_class: "standard",
+    color: false,
+    double_sided: false,
+    certified: false,
+  };
+}
+
+/** A certified letter at home in `country` with a return receipt of `format`. */
+export function receiptLetterJob(
+  country: string,
+  format: ReturnReceiptFormat,
+  overrides: Partial<PrintJob> = {},
+): Promise<PrintJob> {
+  return letterJob(country, {
+    certified: true,
+    certified_return_receipt: true,
+    return_receipt_format: format,
+    ...overrides,
+  });
+}
+
 /** A postcard of `size` to an address in `country`, with a return address in `from` (null for none). */
 export async function postcardJob(
   country: string,
@@ -145,6 +179,19 @@ export async function carriedJobs(capabilities: PrintCapabilities): Promise<JobC
       label: "a certified letter",
       job: await letterJob(home, { certified: true, double_sided: sides }),
     });
+    for (const format of capabilities.return_receipts ?? []) {
+      cases.push({
+        label: `a certified letter with a ${format} return receipt`,
+        job: await receiptLetterJob(home, format, { double_sided: sides }),
+      });
+    }
+  }
+  if (capabilities.mailpiece_types.includes("handwritten")) {
+    for (const country of [domestic ? home : undefined, abroad[0]]) {
+      if (country !== undefined) {
+        cases.push({ label: `a handwritten piece to ${country}`, job: await handwrittenJob(country, home) });
+      }
+    }
   }
   for (const country of capabilities.registered) {
     cases.push({
@@ -195,6 +242,9 @@ export async function uncarriedJobs(capabilities: PrintCapabilities): Promise<Jo
   if (!capabilities.mailpiece_types.includes("letter")) {
     cases.push({ label: "a letter", job: await letterJob(target, {}, home) });
   }
+  if (!capabilities.mailpiece_types.includes("handwritten")) {
+    cases.push({ label: "a handwritten piece", job: await handwrittenJob(target, home) });
+  }
   for (const mail_class of ["priority", "express"] as const) {
     if (!capabilities.mail_classes.includes(mail_class)) {
       cases.push({ label: `a ${mail_class} letter`, job: await letterJob(target, { mail_class }, home) });
@@ -213,6 +263,21 @@ export async function uncarriedJobs(capabilities: PrintCapabilities): Promise<Jo
     cases.push({
       label: "a certified letter at home",
       job: await letterJob(home, { certified: true }, home),
+    });
+  }
+  for (const format of RETURN_RECEIPT_FORMATS) {
+    if (!(capabilities.return_receipts ?? []).includes(format)) {
+      cases.push({
+        label: `a certified letter with a ${format} return receipt`,
+        job: await receiptLetterJob(home, format),
+      });
+    }
+  }
+  const registered = capabilities.registered[0];
+  if (registered !== undefined) {
+    cases.push({
+      label: `a registered letter to ${registered} with a return receipt`,
+      job: await letterJob(registered, { certified: true, certified_return_receipt: true }, home),
     });
   }
   const unregistered = capabilities.countries.find((c) => c !== home && !capabilities.registered.includes(c));
@@ -306,6 +371,36 @@ export function malformedJobs(base: PrintJob): JobCase[] {
     change("certified priority mail", (j) => {
       j.mail_class = "priority";
       j.certified = true;
+    }),
+    change("a handwritten piece with a postcard size", (j) => {
+      j.mailpiece_type = "handwritten";
+      j.postcard_size = "4x6";
+    }),
+    change("handwritten priority mail", (j) => {
+      j.mailpiece_type = "handwritten";
+      j.postcard_size = null;
+      j.certified = false;
+      j.mail_class = "priority";
+    }),
+    change("certified handwritten mail", (j) => {
+      j.mailpiece_type = "handwritten";
+      j.postcard_size = null;
+      j.mail_class = "standard";
+      j.certified = true;
+    }),
+    change("a return receipt flag that is not a boolean", (j) => {
+      j.certified_return_receipt = "yes" as unknown as boolean;
+    }),
+    change("an unknown return receipt format", (j) => {
+      j.return_receipt_format = "carrier_pigeon" as PrintJob["return_receipt_format"];
+    }),
+    change("a return receipt without certified mail", (j) => {
+      j.certified = false;
+      j.certified_return_receipt = true;
+    }),
+    change("a physical return receipt format without a return receipt", (j) => {
+      j.certified_return_receipt = false;
+      j.return_receipt_format = "physical";
     }),
   ];
 }

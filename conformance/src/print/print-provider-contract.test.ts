@@ -13,7 +13,9 @@ import {
   type PrintJobView,
   type PrintProvider,
   type TrackingEvent,
+  wantsElectronicReturnReceipt,
 } from "@mailpiece/ports";
+import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { runSuite } from "../kit.ts";
 import {
@@ -44,12 +46,21 @@ type Fault =
   | "cancel twice refused"
   | "cancel always allowed"
   | "plain error for unknown cancel"
-  | "silent refusals";
+  | "silent refusals"
+  | "refuses handwritten"
+  | "handwritten without declaring"
+  | "tracks handwritten"
+  | "returns handwritten"
+  | "undeclared receipts"
+  | "receipt before delivery"
+  | "receipt changes"
+  | "receipt for every letter"
+  | "plain error for unknown receipt";
 
 const CAPABILITIES: PrintCapabilities = {
   origin_country: "US",
   countries: ["US", "CA", "FR"],
-  mailpiece_types: ["letter", "postcard"],
+  mailpiece_types: ["letter", "postcard", "handwritten"],
   postcard_sizes: ["4x6", "6x9"],
   mail_classes: ["standard", "priority"],
   certified: true,
@@ -57,10 +68,18 @@ const CAPABILITIES: PrintCapabilities = {
   international_postcards: { sizes: ["4x6"], return_address: "domestic" },
   color: true,
   double_sided: true,
+  return_receipts: ["electronic", "physical"],
 };
+
+/** The same provider without handwritten mail and without return receipts. */
+const PLAIN: PrintCapabilities = (({ return_receipts: _, ...rest }) => ({
+  ...rest,
+  mailpiece_types: ["letter", "postcard"],
+}))(CAPABILITIES);
 
 interface Job {
   reference: string;
+  job: PrintJob;
   fingerprint: string;
   submittedAt: number;
   canceledAt?: number;
@@ -72,17 +91,28 @@ const fingerprintOf = (job: PrintJob) =>
     .digest("hex");
 
 /** A deliberately plain in-memory provider: correct with no faults, so every contract test passes on it. */
-function referenceProvider(clock: Clock, faults: ReadonlySet<Fault>): PrintProvider {
+function referenceProvider(
+  clock: Clock,
+  faults: ReadonlySet<Fault>,
+  declared: PrintCapabilities = CAPABILITIES,
+): PrintProvider {
   const byKey = new Map<string, Job>();
   const byReference = new Map<string, Job>();
   let sequence = 0;
   let submits = 0;
+  let receipts = 0;
   const fail = (code: PrintErrorCode, message: string) =>
     new PrintError(code, faults.has("silent refusals") ? "" : message);
+  const handwritten = (job: Job) => job.job.mailpiece_type === "handwritten";
+  /** Handwritten pieces stay in transit, unless the fault returns them. */
+  const ending = (job: Job): PrintJobStatus | undefined =>
+    !handwritten(job) ? "delivered" : faults.has("returns handwritten") ? "returned" : undefined;
   const status = (job: Job, now: number): PrintJobStatus => {
     if (job.canceledAt !== undefined) return "canceled";
     const t = now - job.submittedAt;
-    return t >= 20_000 ? "delivered" : t >= 5_000 ? "in_transit" : t >= 1_000 ? "accepted" : "submitted";
+    const end = ending(job);
+    if (t >= 20_000 && end) return end;
+    return t >= 5_000 ? "in_transit" : t >= 1_000 ? "accepted" : "submitted";
   };
   const view = (job: Job): PrintJobView => {
     const now = clock.now();
@@ -101,9 +131,13 @@ function referenceProvider(clock: Clock, faults: ReadonlySet<Fault>): PrintProvi
       if (elapsed >= 1_000) story.push({ status: "accepted", at: at(1_000), description: said("printed") });
       if (elapsed >= 5_000)
         story.push({ status: "in_transit", at: at(5_000), description: "with the carrier" });
-      if (elapsed >= 20_000) story.push({ status: "delivered", at: at(20_000), description: "delivered" });
+      const end = ending(job);
+      if (elapsed >= 20_000 && end) story.push({ status: end, at: at(20_000), description: end });
     }
-    const tracked = current !== "submitted" && current !== "canceled";
+    const tracked =
+      current !== "submitted" &&
+      current !== "canceled" &&
+      (!handwritten(job) || faults.has("tracks handwritten"));
     const number = tracked ? `REF${job.reference}${faults.has("tracking changes") ? current : ""}` : null;
     return {
       reference: job.reference,
@@ -120,8 +154,31 @@ function referenceProvider(clock: Clock, faults: ReadonlySet<Fault>): PrintProvi
     if (plain) throw new Error("no such job");
     throw fail("job_not_found", "no such job");
   };
-  const capabilities = structuredClone(CAPABILITIES);
+  const capabilities = structuredClone(declared);
+  const receiptPdf = async (job: Job): Promise<Uint8Array> => {
+    const pdf = await PDFDocument.create({ updateMetadata: false });
+    pdf.addPage([612, 792]);
+    pdf.setTitle(`Return receipt ${job.reference}${faults.has("receipt changes") ? ` ${++receipts}` : ""}`);
+    return pdf.save();
+  };
+  const electronic =
+    (capabilities.return_receipts ?? []).includes("electronic") || faults.has("undeclared receipts");
+  const returnReceipt = async (reference: string) => {
+    const job = find(reference, faults.has("plain error for unknown receipt"));
+    const asked = wantsElectronicReturnReceipt(job.job) || faults.has("receipt for every letter");
+    const current = status(job, clock.now());
+    const ready =
+      current === "delivered" || (faults.has("receipt before delivery") && current === "in_transit");
+    if (!asked || !ready || job.job.mailpiece_type !== "letter") return undefined;
+    return {
+      pdf: await receiptPdf(job),
+      tracking_number: view(job).tracking_number as string,
+      signed_at: new Date(job.submittedAt + 20_000).toISOString(),
+      signer_name: job.job.recipient.name,
+    };
+  };
   return {
+    ...(electronic ? { returnReceipt } : {}),
     name: "reference",
     simulated: true,
     get capabilities() {
@@ -138,9 +195,13 @@ function referenceProvider(clock: Clock, faults: ReadonlySet<Fault>): PrintProvi
       const problem = faults.has("no job check") ? undefined : findPrintJobProblem(job);
       if (problem) throw fail("invalid_job", problem.message);
       const gap = faults.has("no capability check") ? undefined : capabilityGap(capabilities, job);
-      if (gap) throw fail("unsupported_job", gap.message);
+      const overlooked = faults.has("handwritten without declaring") && gap?.field === "mailpiece_type";
+      if (gap && !overlooked) throw fail("unsupported_job", gap.message);
       if (faults.has("refuses postcards") && job.mailpiece_type === "postcard") {
         throw fail("unsupported_job", "no postcards today");
+      }
+      if (faults.has("refuses handwritten") && job.mailpiece_type === "handwritten") {
+        throw fail("unsupported_job", "no handwriting today");
       }
       const fingerprint = fingerprintOf(job);
       let existing = faults.has("new job per submit") ? undefined : byKey.get(key);
@@ -155,7 +216,12 @@ function referenceProvider(clock: Clock, faults: ReadonlySet<Fault>): PrintProvi
         return { ...view(existing), idempotent_replay: true };
       }
       submits += 1;
-      const created: Job = { reference: `r${++sequence}`, fingerprint, submittedAt: clock.now() };
+      const created: Job = {
+        reference: `r${++sequence}`,
+        job: structuredClone(job),
+        fingerprint,
+        submittedAt: clock.now(),
+      };
       byKey.set(key, created);
       byReference.set(created.reference, created);
       return { ...view(created), idempotent_replay: false };
@@ -189,10 +255,13 @@ function cancelEvent(clock: Clock): TrackingEvent {
   return { status: "canceled", at: new Date(clock.now()).toISOString(), description: "canceled" };
 }
 
-async function failuresWith(faults: Fault[]): Promise<Map<string, string>> {
+async function failuresWith(
+  faults: Fault[],
+  capabilities: PrintCapabilities = CAPABILITIES,
+): Promise<Map<string, string>> {
   const set = new Set(faults);
   const report = await runSuite(
-    printProviderContract({ create: async ({ clock }) => referenceProvider(clock, set) }),
+    printProviderContract({ create: async ({ clock }) => referenceProvider(clock, set, capabilities) }),
   );
   return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
 }
@@ -208,6 +277,16 @@ describe("printProviderContract", () => {
   it("passes a correct provider", async () => {
     expect(await failuresWith([])).toEqual(new Map());
   });
+
+  it("passes a correct provider that offers neither handwritten mail nor return receipts", async () => {
+    expect(await failuresWith([], PLAIN)).toEqual(new Map());
+  });
+
+  /** Capabilities a fault needs to show: what the provider declares while it misbehaves. */
+  const declaredFor: Partial<Record<Fault, PrintCapabilities>> = {
+    "handwritten without declaring": PLAIN,
+    "undeclared receipts": { ...CAPABILITIES, return_receipts: ["physical"] },
+  };
 
   const caught: Array<[Fault, PrintProviderContractName]> = [
     ["unstable capabilities", "capabilities are declared, well-formed and constant"],
@@ -236,10 +315,31 @@ describe("printProviderContract", () => {
     ],
     ["plain error for unknown cancel", "cancel refuses an unknown reference with job_not_found"],
     ["silent refusals", "refusals are PrintErrors with stable codes, and submit refusals are definite"],
+    [
+      "refuses handwritten",
+      "submit accepts a handwritten job when handwritten is declared, and refuses it with unsupported_job otherwise",
+    ],
+    [
+      "handwritten without declaring",
+      "submit accepts a handwritten job when handwritten is declared, and refuses it with unsupported_job otherwise",
+    ],
+    ["tracks handwritten", "a handwritten job has no carrier tracking"],
+    ["returns handwritten", "a handwritten job is never returned"],
+    ["undeclared receipts", "returnReceipt is present exactly when electronic return receipts are declared"],
+    [
+      "receipt before delivery",
+      "a declared receipt capability gives none before delivery and the same PDF every time after",
+    ],
+    [
+      "receipt changes",
+      "a declared receipt capability gives none before delivery and the same PDF every time after",
+    ],
+    ["receipt for every letter", "a job that asked for no electronic return receipt never has a receipt"],
+    ["plain error for unknown receipt", "returnReceipt refuses an unknown reference with job_not_found"],
   ];
   for (const [fault, test] of caught) {
     it(`catches a provider with the fault "${fault}" in "${test}"`, async () => {
-      const failures = await failuresWith([fault]);
+      const failures = await failuresWith([fault], declaredFor[fault]);
       expect([...failures.keys()]).toContain(test);
     });
   }

@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import {
   type Clock,
+  capabilityGap,
+  carries,
   FINAL_PRINT_JOB_STATUSES,
   isDefiniteRefusal,
   MAILPIECE_TYPES,
@@ -15,9 +17,19 @@ import {
   type PrintJobStatus,
   type PrintJobView,
   type PrintProvider,
+  RETURN_RECEIPT_FORMATS,
+  type ReturnReceipt,
 } from "@mailpiece/ports";
+import { PDFDocument } from "pdf-lib";
 import type { Suite } from "../kit.ts";
-import { carriedJobs, malformedJobs, uncarriedJobs } from "./print-job-fixtures.ts";
+import {
+  carriedJobs,
+  handwrittenJob,
+  letterJob,
+  malformedJobs,
+  receiptLetterJob,
+  uncarriedJobs,
+} from "./print-job-fixtures.ts";
 import { refusedWith } from "./refused-with.ts";
 
 /** The names of the PrintProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -25,6 +37,7 @@ export const PRINT_PROVIDER_CONTRACT_NAMES = [
   "capabilities are declared, well-formed and constant",
   "submit accepts every job the capabilities carry",
   "submit refuses a job the capabilities do not carry with unsupported_job, creating nothing",
+  "submit accepts a handwritten job when handwritten is declared, and refuses it with unsupported_job otherwise",
   "submit refuses a malformed job with invalid_job, creating nothing",
   "submit refuses a malformed idempotency key with invalid_idempotency_key",
   "submit is idempotent by key: a repeat returns the same reference as a replay",
@@ -37,10 +50,16 @@ export const PRINT_PROVIDER_CONTRACT_NAMES = [
   "status only moves forward and never rewrites an event",
   "tracking number and url are null or well-formed, and never change once set",
   "status refuses an unknown reference with job_not_found",
+  "a handwritten job has no carrier tracking",
+  "a handwritten job is never returned",
   "cancel before production cancels the job for good",
   "cancel of a canceled job returns it unchanged",
   "cancel after production starts is refused with cancel_too_late, changing nothing",
   "cancel refuses an unknown reference with job_not_found",
+  "returnReceipt is present exactly when electronic return receipts are declared",
+  "a declared receipt capability gives none before delivery and the same PDF every time after",
+  "a job that asked for no electronic return receipt never has a receipt",
+  "returnReceipt refuses an unknown reference with job_not_found",
   "refusals are PrintErrors with stable codes, and submit refusals are definite",
 ] as const;
 
@@ -211,9 +230,52 @@ function checkCapabilities(capabilities: PrintCapabilities): void {
   }
 }
 
+/** A handwritten piece to the provider's home country (or its first destination), from home. */
+function handwrittenFor(capabilities: PrintCapabilities): Promise<PrintJob> {
+  const home = capabilities.origin_country;
+  return handwrittenJob(
+    capabilities.countries.includes(home) ? home : (capabilities.countries[0] ?? home),
+    home,
+  );
+}
+
+const declaresHandwritten = (capabilities: PrintCapabilities) =>
+  capabilities.mailpiece_types.includes("handwritten");
+
+/** Asserts what a return receipt must name, for the job `view` shows (delivered); returns the receipt. */
+async function checkReceipt(receipt: ReturnReceipt, view: PrintJobView): Promise<ReturnReceipt> {
+  assert.ok(receipt.pdf instanceof Uint8Array, "the receipt's pdf is a Uint8Array");
+  assert.equal(
+    new TextDecoder().decode(receipt.pdf.subarray(0, 5)),
+    "%PDF-",
+    "the receipt's pdf starts with %PDF-",
+  );
+  const pages = (await PDFDocument.load(receipt.pdf, { updateMetadata: false })).getPageCount();
+  assert.ok(pages >= 1, "the receipt's pdf has a page");
+  assert.ok(view.tracking_number !== null, "a letter with a return receipt has a tracking number");
+  assert.equal(receipt.tracking_number, view.tracking_number, "the receipt names the job's article number");
+  assert.ok(
+    typeof receipt.signer_name === "string" && receipt.signer_name.trim().length > 0,
+    "the receipt names its signer",
+  );
+  assert.ok(isIso(receipt.signed_at), `signed_at ${receipt.signed_at} is an ISO 8601 time`);
+  assert.ok(
+    Date.parse(receipt.signed_at) >= Date.parse(view.submitted_at),
+    `signed_at ${receipt.signed_at} is not before submitted_at ${view.submitted_at}`,
+  );
+  assert.ok(
+    receipt.delivery_location === undefined ||
+      (typeof receipt.delivery_location === "string" && receipt.delivery_location.length > 0),
+    "delivery_location is absent or a non-empty string",
+  );
+  return receipt;
+}
+
 /**
  * The PrintProvider contract (adapters/ports/src/print-provider.ts) as a suite: one named test per MUST sentence.
- * Jobs are built from the provider's own capabilities, so one suite fits every provider.
+ * Jobs are built from the provider's own capabilities, so one suite fits every provider. The tests of handwritten
+ * mail pass at once for a provider that does not declare it (beyond refusing such jobs), and those of
+ * `returnReceipt` for a provider that has none; the receipt tests need `advance` to deliver a certified letter.
  */
 export function printProviderContract(
   options: PrintProviderContractOptions,
@@ -309,6 +371,28 @@ export function printProviderContract(
         }
       },
     ),
+
+    "submit accepts a handwritten job when handwritten is declared, and refuses it with unsupported_job otherwise":
+      run(async ({ provider }) => {
+        const job = await handwrittenFor(provider.capabilities);
+        const key = newKey();
+        if (declaresHandwritten(provider.capabilities)) {
+          const result = checkView(
+            await provider.submit(job, { idempotencyKey: key }),
+            "submit(a handwritten piece)",
+          );
+          assert.equal(result.idempotent_replay, false, "the handwritten piece is a new job");
+          const found = await provider.lookup(key);
+          assert.equal(found.outcome === "found" && found.reference, result.reference, "lookup finds it");
+          return;
+        }
+        await refusedWith(
+          () => provider.submit(job, { idempotencyKey: key }),
+          "unsupported_job",
+          "submit(a handwritten piece) to a provider that does not declare handwritten",
+        );
+        assert.deepEqual(await provider.lookup(key), { outcome: "not_found" }, "nothing was created");
+      }),
 
     "submit refuses a malformed job with invalid_job, creating nothing": run(async ({ provider, base }) => {
       for (const { label, job } of malformedJobs(base)) {
@@ -510,6 +594,38 @@ export function printProviderContract(
       await refusedWith(() => provider.status(UNKNOWN_REFERENCE), "job_not_found", "status(unknown)");
     }),
 
+    "a handwritten job has no carrier tracking": run(async ({ provider, advance }) => {
+      if (!declaresHandwritten(provider.capabilities)) return;
+      const submitted = await provider.submit(await handwrittenFor(provider.capabilities), {
+        idempotencyKey: newKey(),
+      });
+      assert.equal(submitted.tracking_number, null, "submit: no tracking number");
+      assert.equal(submitted.tracking_url, null, "submit: no tracking url");
+      let waited = 0;
+      for (const step of POLL_STEPS) {
+        await advance(step);
+        waited += step;
+        const view = checkView(await provider.status(submitted.reference), `status after ${waited} ms`);
+        assert.equal(view.tracking_number, null, `after ${waited} ms (${view.status}): no tracking number`);
+        assert.equal(view.tracking_url, null, `after ${waited} ms (${view.status}): no tracking url`);
+      }
+    }),
+
+    "a handwritten job is never returned": run(async ({ provider, advance }) => {
+      if (!declaresHandwritten(provider.capabilities)) return;
+      const { reference } = await provider.submit(await handwrittenFor(provider.capabilities), {
+        idempotencyKey: newKey(),
+      });
+      let waited = 0;
+      for (const step of POLL_STEPS) {
+        await advance(step);
+        waited += step;
+        const view = checkView(await provider.status(reference), `status after ${waited} ms`);
+        const returned = view.events.findIndex((e) => e.status === "returned");
+        assert.equal(returned, -1, `after ${waited} ms: a handwritten job was reported returned`);
+      }
+    }),
+
     "cancel before production cancels the job for good": run(async ({ provider, base, advance }) => {
       const key = newKey();
       const submitted = await provider.submit(base, { idempotencyKey: key });
@@ -551,6 +667,124 @@ export function printProviderContract(
     "cancel refuses an unknown reference with job_not_found": run(async ({ provider, base }) => {
       await provider.submit(base, { idempotencyKey: newKey() });
       await refusedWith(() => provider.cancel(UNKNOWN_REFERENCE), "job_not_found", "cancel(unknown)");
+    }),
+
+    "returnReceipt is present exactly when electronic return receipts are declared": run(
+      async ({ provider }) => {
+        const capabilities = provider.capabilities;
+        const formats = capabilities.return_receipts ?? [];
+        assert.ok(Array.isArray(formats), "capabilities.return_receipts is absent or a list");
+        for (const format of formats) {
+          assert.ok(
+            RETURN_RECEIPT_FORMATS.includes(format),
+            `return receipt format ${String(format)} is known`,
+          );
+        }
+        assert.equal(new Set(formats).size, formats.length, "capabilities.return_receipts has no duplicates");
+        if (formats.length > 0) {
+          assert.ok(
+            capabilities.certified && capabilities.countries.includes(capabilities.origin_country),
+            "return receipts come with certified mail at home, so a provider that lists them declares it",
+          );
+        }
+        const electronic = formats.includes("electronic");
+        assert.equal(
+          typeof provider.returnReceipt,
+          electronic ? "function" : "undefined",
+          electronic
+            ? "capabilities list electronic return receipts, so returnReceipt must be there"
+            : "returnReceipt is there but capabilities do not list electronic return receipts: declare it",
+        );
+      },
+    ),
+
+    "a declared receipt capability gives none before delivery and the same PDF every time after": run(
+      async ({ provider, advance }) => {
+        if (!provider.returnReceipt) return;
+        const returnReceipt = provider.returnReceipt.bind(provider);
+        const job = await receiptLetterJob(provider.capabilities.origin_country, "electronic", {
+          double_sided: provider.capabilities.double_sided,
+        });
+        assert.ok(
+          carries(provider.capabilities, job),
+          `the capabilities carry no certified letter with an electronic return receipt at home (${capabilityGap(provider.capabilities, job)?.message})`,
+        );
+        const submitted = await provider.submit(job, { idempotencyKey: newKey() });
+        let first: ReturnReceipt | undefined;
+        let view: PrintJobView = submitted;
+        let waited = 0;
+        for (const step of POLL_STEPS) {
+          await advance(step);
+          waited += step;
+          const receipt = await returnReceipt(submitted.reference);
+          view = checkView(await provider.status(submitted.reference), `status after ${waited} ms`);
+          if (receipt === undefined) {
+            assert.equal(first, undefined, `after ${waited} ms: a receipt given before is gone`);
+            continue;
+          }
+          assert.equal(
+            view.status,
+            "delivered",
+            `after ${waited} ms: a receipt while the job is ${view.status}`,
+          );
+          if (first === undefined) first = await checkReceipt(receipt, view);
+          else assert.deepEqual(receipt, first, `after ${waited} ms: the receipt is the one given before`);
+        }
+        assert.ok(
+          first !== undefined,
+          view.status === "delivered"
+            ? `the letter was delivered but had no receipt after ${waited} ms on the provider's clock`
+            : `the letter is ${view.status} after ${waited} ms on the provider's clock; advance must deliver it`,
+        );
+        for (let call = 0; call < 3; call += 1) {
+          const again = await returnReceipt(submitted.reference);
+          assert.ok(again !== undefined, "the receipt stays available");
+          assert.ok(
+            Buffer.from(again.pdf).equals(Buffer.from(first.pdf)),
+            "every call gives the same PDF, byte for byte",
+          );
+          assert.deepEqual(again, first, "every call gives the same receipt");
+        }
+      },
+    ),
+
+    "a job that asked for no electronic return receipt never has a receipt": run(
+      async ({ provider, base, advance }) => {
+        if (!provider.returnReceipt) return;
+        const returnReceipt = provider.returnReceipt.bind(provider);
+        const capabilities = provider.capabilities;
+        const home = capabilities.origin_country;
+        const sides = { double_sided: capabilities.double_sided };
+        const jobs = [
+          base,
+          await letterJob(home, { certified: true, ...sides }),
+          await receiptLetterJob(home, "physical", sides),
+        ];
+        const references: string[] = [];
+        for (const job of jobs.filter((j) => carries(capabilities, j))) {
+          references.push((await provider.submit(job, { idempotencyKey: newKey() })).reference);
+        }
+        let waited = 0;
+        for (const step of POLL_STEPS) {
+          await advance(step);
+          waited += step;
+          for (const [index, reference] of references.entries()) {
+            const { status } = await provider.status(reference);
+            assert.equal(
+              await returnReceipt(reference),
+              undefined,
+              `after ${waited} ms: job ${index + 1} (${status}) asked for no electronic receipt but has one`,
+            );
+          }
+        }
+      },
+    ),
+
+    "returnReceipt refuses an unknown reference with job_not_found": run(async ({ provider, base }) => {
+      if (!provider.returnReceipt) return;
+      const returnReceipt = provider.returnReceipt.bind(provider);
+      await provider.submit(base, { idempotencyKey: newKey() });
+      await refusedWith(() => returnReceipt(UNKNOWN_REFERENCE), "job_not_found", "returnReceipt(unknown)");
     }),
 
     "refusals are PrintErrors with stable codes, and submit refusals are definite": run(async (ctx) => {

@@ -208,6 +208,13 @@ describe("findPrintJobProblem", () => {
       "mail_class",
       "color",
       "certified",
+      "postcard_size",
+      "mail_class",
+      "certified",
+      "certified_return_receipt",
+      "return_receipt_format",
+      "certified_return_receipt",
+      "return_receipt_format",
     ]);
   });
 
