@@ -333,6 +333,9 @@ async function printJob(ctx: FulfilmentContext, order: OrderRecord): Promise<Pri
     color: postcard ? true : o.options.color,
     double_sided: postcard ? true : o.options.double_sided,
     certified: o.options.certified,
+    ...(o.options.certified_return_receipt
+      ? { certified_return_receipt: true, return_receipt_format: o.options.return_receipt_format }
+      : {}),
   };
 }
 
