@@ -100,6 +100,60 @@ describe("orders over HTTP", () => {
     );
   });
 
+  it("creates a postcard from its quote, reads it and its PDF, and keeps it apart from letters", async () => {
+    server = await startV1Server();
+    const { test_api_key: key } = await server.workspace();
+    // Both sides on the 4x6 bleed canvas (6.25 x 4.25 in).
+    const pdf = await makePdf(2, [450, 306]);
+    const intent = (await (
+      await server.post("/documents/upload-intent", key, {
+        content_type: "application/pdf",
+        byte_size: pdf.byteLength,
+      })
+    ).json()) as { document_id: string; upload_url: string };
+    await fetch(intent.upload_url, {
+      method: "PUT",
+      headers: { "content-type": "application/pdf" },
+      body: pdf,
+    });
+    expect(
+      (await server.post(`/documents/${intent.document_id}/complete`, key, { page_count: 2 })).status,
+    ).toBe(200);
+    const quoted = await server.post("/postcards/quotes", key, {
+      document_id: intent.document_id,
+      postcard_size: "4x6",
+    });
+    expect(quoted.status).toBe(201);
+    const quote = (await quoted.json()) as {
+      quote_id: string;
+      mailpiece_type: string;
+      postcard_size: string;
+    };
+    expect(quote).toMatchObject({ mailpiece_type: "postcard", postcard_size: "4x6" });
+    const body = { quote_id: quote.quote_id, recipient: address("Grace"), sender: address("Ada") };
+    const send = (path: string, idempotencyKey: string) =>
+      server!.call(path, key, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+        body: JSON.stringify(body),
+      });
+    // A postcard's quote does not make a letter.
+    const asLetter = await send("/letters", "card-as-letter");
+    expect(asLetter.status).toBe(422);
+    const created = await send("/postcards", "card-1");
+    expect(created.status).toBe(201);
+    const view = (await created.json()) as { id: string };
+    expect(view).toMatchObject({ object: "postcard", mailpiece_type: "postcard", postcard_size: "4x6" });
+    expect((await send("/postcards", "card-1")).status).toBe(200);
+    expect(await (await server.call(`/postcards/${view.id}`, key)).json()).toMatchObject({
+      id: view.id,
+      status: "queued",
+    });
+    const document = await server.call(`/postcards/${view.id}/document.pdf`, key);
+    expect(new Uint8Array(await document.arrayBuffer())).toEqual(pdf);
+    expect((await server.call(`/letters/${view.id}`, key)).status).toBe(404);
+  });
+
   it("answers 402 insufficient_credits when the credits do not cover the price, reserving nothing", async () => {
     server = await startV1Server({ core: { testCreditsCents: 100 } });
     const { key, quote } = await quoted(server);
