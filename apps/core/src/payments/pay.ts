@@ -158,7 +158,8 @@ export async function payFor<R extends PayableRecord>(
   // Noted before any money moves, due shortly: a request that finishes takes it back before; otherwise whichever
   // process finds it due finishes a payment recorded paid, and asks the rail about one whose answer was lost.
   const notedAt = ctx.clock.now();
-  await notePaymentWork(ctx.jobs, payable.kind, record.id, notedAt + PAYMENT_FIRST_LOOK_MS, notedAt);
+  const firstLook = Math.min(PAYMENT_FIRST_LOOK_MS, ctx.settleLeaseMs);
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, notedAt + firstLook, notedAt);
   const payment: PaymentRecord = {
     protocol: attempt.rail.protocol,
     replay_key: verified.replayKey,
@@ -187,7 +188,7 @@ export async function payFor<R extends PayableRecord>(
   }
   // Noted again, now that the record is settling: work that came due before (this request was slow to get here)
   // found the record unpaid and was taken back; without it, a crash from here on would leave the payment unknown.
-  await notePaymentWork(ctx.jobs, payable.kind, record.id, payment.started_at + PAYMENT_FIRST_LOOK_MS);
+  await notePaymentWork(ctx.jobs, payable.kind, record.id, payment.started_at + firstLook, notedAt);
 
   let settlement: Settlement;
   try {

@@ -6,7 +6,7 @@ import type { PayableKind, PaymentWork } from "./payment-record.ts";
 import { LEGACY_PAYMENT_WORK_PREFIX, PAYMENTS_QUEUE, paymentJobKey } from "./payment-record.ts";
 
 /**
- * When a payment's work is first due after it was noted: past the time a payment request normally takes (it takes
+ * When a payment's work is first due after it was noted (or after the settle lease, when that is shorter): past the time a payment request normally takes (it takes
  * its work back when it ends), soon enough that a payment recorded paid by a process that then died is queued for
  * its work within seconds of a restart.
  */
