@@ -218,7 +218,13 @@ describe("a workspace goes live through its payment-method setup on the running 
         reference: expect.stringMatching(/^ch_test_/),
       }),
     ]);
-    expect(await (await api(liveKey, "/credits/auto-refill")).json()).toMatchObject({
+    // The refill records its outcome on the policy just after the credits land: wait for it.
+    let refill: { last_refill?: unknown } = {};
+    for (let polls = 0; polls < 60 && !refill.last_refill; polls++) {
+      refill = (await (await api(liveKey, "/credits/auto-refill")).json()) as { last_refill?: unknown };
+      if (!refill.last_refill) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(refill).toMatchObject({
       enabled: true,
       status: "active",
       last_refill: { amount_cents: 5_000 },
