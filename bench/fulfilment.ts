@@ -7,6 +7,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "50");
 const MANY = Number(process.env.BENCH_PENDING ?? "100000");
 const FEW = 10;
 const HOUR = 60 * 60 * 1000;
+/** The most a round may cost with MANY orders waiting, as a multiple of its cost with FEW. */
+const GROWTH_LIMIT = 5;
 
 /**
  * A fulfilment round (`core.fulfil()`, what every server process runs each second) with FEW and with MANY orders
@@ -18,6 +20,7 @@ const HOUR = 60 * 60 * 1000;
 export async function benchFulfilment(): Promise<string> {
   const rows: (string | number)[][] = [["orders waiting", "round median ms", `ratio to ${FEW}`]];
   let baseline = 0;
+  let grew = 1;
   for (const waiting of [FEW, MANY]) {
     const store = createMemoryStore();
     const core = createMailpieceCore({ store, blobs: createMemoryBlobStore() });
@@ -41,6 +44,9 @@ export async function benchFulfilment(): Promise<string> {
     if (waiting === FEW) baseline = ms;
     rows.push([waiting, ms.toFixed(3), (ms / baseline).toFixed(2)]);
     await core.close();
+    grew = ms / baseline;
   }
-  return table(rows);
+  // A round that costs several times more with many orders waiting reads work that is not due: the run fails.
+  if (grew > GROWTH_LIMIT) process.exitCode = 1;
+  return `${table(rows)}${grew > GROWTH_LIMIT ? `\nGREW: ${grew.toFixed(1)} times the cost with ${MANY} orders waiting (limit ${GROWTH_LIMIT})` : ""}`;
 }

@@ -348,6 +348,7 @@ export async function benchLoad(): Promise<string> {
         "p99 ms",
         "errors",
         "req/s ratio to bare h3",
+        "p50 ratio to bare h3",
         "p99 ratio to bare h3",
       ],
       ...rows.map(({ store, name, result }) => [
@@ -358,6 +359,7 @@ export async function benchLoad(): Promise<string> {
         ms(result.p99ms),
         result.errors === 0 ? "0" : `${result.errors} << ERRORS`,
         ratio(result.requestsPerSecond, baseline?.requestsPerSecond),
+        ratio(result.p50ms, baseline?.p50ms),
         ratio(result.p99ms, baseline?.p99ms),
       ]),
     ]),
@@ -367,8 +369,11 @@ export async function benchLoad(): Promise<string> {
     if (result.errors > 0) {
       const kinds = [...result.failures].map(([kind, n]) => `${n} x ${kind}`).join("; ");
       lines.push(`ERRORS ${store}, ${name}: ${kinds}`);
+      // No error is allowed under load: the run fails.
+      process.exitCode = 1;
     }
   }
   for (const message of broken) lines.push(`NOT MEASURED ${message}`);
+  if (broken.length > 0) process.exitCode = 1;
   return lines.join("\n");
 }
