@@ -1,7 +1,7 @@
 import { defineError } from "@mailpiece/errors";
 
 /**
- * Stable error codes of the safe document fetcher. Apps map them to HTTP in one place.
+ * Stable error codes of the safe document fetcher and poster. Apps map them to HTTP in one place.
  * - `url_invalid`: the URL does not parse, is too long, or carries credentials (`user:pass@`).
  * - `url_not_https`: the URL's scheme is not `https:`.
  * - `host_not_allowed`: the host (and port) is not on the allowlist.
@@ -17,7 +17,9 @@ import { defineError } from "@mailpiece/errors";
  *   or mismatched certificate), or the connection breaks before the body is complete.
  * - `invalid_host_entry`: an entry of the host allowlist is not a host name, `*.domain` or either with `:port`
  *   (operator configuration); `entry` carries the entry.
- * - `invalid_options`: the fetcher's own options are malformed (operator configuration).
+ * - `invalid_options`: the fetcher's or poster's own options are malformed (operator configuration).
+ * - `invalid_request`: a POST's body or headers cannot be sent (not a string or bytes, too large, a header that
+ *   is not one printable line, or one the poster sets itself such as `host`, `content-length` or `cookie`).
  */
 export type FetchErrorCode =
   | "url_invalid"
@@ -31,7 +33,8 @@ export type FetchErrorCode =
   | "http_status"
   | "connection_failed"
   | "invalid_host_entry"
-  | "invalid_options";
+  | "invalid_options"
+  | "invalid_request";
 
 const BaseFetchError = defineError<FetchErrorCode>("FetchError");
 

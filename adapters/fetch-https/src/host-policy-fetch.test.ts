@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialled } from "./dial-log.fixture.ts";
 import { FetchError, type FetchErrorCode } from "./errors.ts";
-import type { ResolvedAddress } from "./resolve-addresses.ts";
+import { refusal } from "./refusal.fixture.ts";
 import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
 import {
   createCertificate,
@@ -9,6 +9,7 @@ import {
   startPlainTestServer,
   startTestServer,
   type TestServer,
+  tableLookup,
 } from "./test-server.fixture.ts";
 
 const PROFILE = JSON.stringify({ ucp: { version: "2026-01-11" } });
@@ -51,14 +52,7 @@ afterAll(async () => {
   await plain?.close();
 });
 
-function lookup(calls: string[] = []) {
-  return async (hostname: string): Promise<ResolvedAddress[]> => {
-    calls.push(hostname);
-    const address = ADDRESSES[hostname];
-    if (address) return [{ address, family: 4 }];
-    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
-  };
-}
+const lookup = (calls: string[] = []) => tableLookup(ADDRESSES, calls);
 
 function fetcher(options: Partial<SafeFetchOptions>) {
   return createSafeFetcher({
@@ -68,15 +62,6 @@ function fetcher(options: Partial<SafeFetchOptions>) {
     tls: { ca: secure.ca },
     ...options,
   });
-}
-
-async function refusal(promise: Promise<unknown>, code: FetchErrorCode): Promise<FetchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(FetchError.isInstance(error) && error.code, String(error)).toBe(code);
-  return error as FetchError;
 }
 
 /** Runs `action` and asserts that neither server saw a connection and nothing was dialled meanwhile. */

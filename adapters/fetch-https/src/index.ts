@@ -1,13 +1,17 @@
 export type { AllowList, PrivateHostList } from "./allow-list.ts";
 export { parseHostAllowList, parsePrivateHostList } from "./allow-list.ts";
+export type { SafeConnectionOptions } from "./connection-options.ts";
 export type { DocumentTarget, HostPolicy } from "./document-url.ts";
 export { checkDocumentUrl, MAX_URL_LENGTH } from "./document-url.ts";
 export type { FetchErrorCode } from "./errors.ts";
 export { FetchError } from "./errors.ts";
 export type { AddressKind, NonPublicRange } from "./ip-address.ts";
 export { classifyAddress, isPublicAddress } from "./ip-address.ts";
+export type { PostAnswer } from "./post-request.ts";
 export { REQUEST_HEADERS } from "./request-document.ts";
 export type { LookupFunction, ResolvedAddress } from "./resolve-addresses.ts";
 export { systemLookup } from "./resolve-addresses.ts";
 export type { FetchedDocument, SafeFetcher, SafeFetchOptions } from "./safe-fetcher.ts";
 export { createSafeFetcher } from "./safe-fetcher.ts";
+export type { PostRequest, PostResult, SafePoster, SafePostOptions } from "./safe-poster.ts";
+export { createSafePoster } from "./safe-poster.ts";

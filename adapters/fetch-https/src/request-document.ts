@@ -1,7 +1,7 @@
-import { request } from "node:http";
 import type { Socket } from "node:net";
 import type { DocumentTarget } from "./document-url.ts";
 import { FetchError } from "./errors.ts";
+import { exchange } from "./exchange.ts";
 
 /**
  * The headers of every request: no cookies, no authorization, nothing from the caller. `accept` is the default;
@@ -35,97 +35,52 @@ export function requestDocument(
   signal: AbortSignal,
 ): Promise<HopOutcome> {
   const { maxBytes, accept } = limits;
-  if (signal.aborted) {
-    socket.destroy();
-    return Promise.reject(signal.reason);
-  }
   const url = target.url.href;
-  return new Promise<HopOutcome>((resolve, reject) => {
-    let settled = false;
-    let answered = false;
-    const finish = (outcome: HopOutcome | undefined, error?: unknown) => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener("abort", onAbort);
-      outgoing.destroy();
-      socket.destroy();
-      if (outcome) resolve(outcome);
-      else reject(signal.aborted ? signal.reason : error);
-    };
-    const fail = (error: unknown) => finish(undefined, error);
-    const broken = (cause?: unknown) =>
-      fail(
-        new FetchError("connection_failed", "the connection broke before the answer was complete", {
-          url,
-          cause,
-        }),
+  const request = { method: "GET" as const, headers: { ...REQUEST_HEADERS, accept } };
+  return exchange<HopOutcome>(socket, target, request, signal, (response, settle) => {
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (REDIRECT_STATUSES.has(status) && location !== undefined && location !== "") {
+      settle.finish({ kind: "redirect", location });
+      return;
+    }
+    if (status < 200 || status > 299) {
+      settle.fail(new FetchError("http_status", `the server answered ${status}`, { status, url }));
+      return;
+    }
+    const declared = response.headers["content-length"];
+    if (declared !== undefined && Number(declared) > maxBytes) {
+      settle.fail(
+        new FetchError("too_large", `the document is ${declared} bytes, more than ${maxBytes}`, { url }),
       );
-    const onAbort = () => fail(signal.reason);
-
-    const outgoing = request({
-      createConnection: () => socket,
-      method: "GET",
-      path: `${target.url.pathname}${target.url.search}`,
-      setHost: false,
-      headers: {
-        host:
-          target.port === (target.secure ? 443 : 80) ? target.hostname : `${target.hostname}:${target.port}`,
-        ...REQUEST_HEADERS,
-        accept,
-      },
-    });
-    signal.addEventListener("abort", onAbort, { once: true });
-    outgoing.on("error", broken);
-    outgoing.on("close", () => {
-      if (!answered) broken();
-    });
-    outgoing.on("response", (response) => {
-      answered = true;
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (REDIRECT_STATUSES.has(status) && location !== undefined && location !== "") {
-        finish({ kind: "redirect", location });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    response.on("data", (chunk: Buffer) => {
+      if (settle.settled) return;
+      received += chunk.length;
+      if (received > maxBytes) {
+        settle.fail(new FetchError("too_large", `the document is more than ${maxBytes} bytes`, { url }));
         return;
       }
-      if (status < 200 || status > 299) {
-        fail(new FetchError("http_status", `the server answered ${status}`, { status, url }));
-        return;
-      }
-      const declared = response.headers["content-length"];
-      if (declared !== undefined && Number(declared) > maxBytes) {
-        fail(
-          new FetchError("too_large", `the document is ${declared} bytes, more than ${maxBytes}`, { url }),
-        );
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let received = 0;
-      response.on("data", (chunk: Buffer) => {
-        if (settled) return;
-        received += chunk.length;
-        if (received > maxBytes) {
-          fail(new FetchError("too_large", `the document is more than ${maxBytes} bytes`, { url }));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on("end", () => {
-        if (!response.complete) {
-          broken();
-          return;
-        }
-        const bytes = new Uint8Array(received);
-        let offset = 0;
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset);
-          offset += chunk.length;
-        }
-        const contentType = response.headers["content-type"];
-        finish({ kind: "document", bytes, contentType: contentType ?? null });
-      });
-      response.on("error", broken);
-      response.on("close", () => broken());
+      chunks.push(chunk);
     });
-    outgoing.end();
+    response.on("end", () => {
+      if (!response.complete) {
+        settle.broken();
+        return;
+      }
+      const bytes = new Uint8Array(received);
+      let offset = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.length;
+      }
+      const contentType = response.headers["content-type"];
+      settle.finish({ kind: "document", bytes, contentType: contentType ?? null });
+    });
+    response.on("error", settle.broken);
+    response.on("close", () => settle.broken());
   });
 }

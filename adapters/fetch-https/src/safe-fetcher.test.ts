@@ -2,23 +2,17 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchError, type FetchErrorCode } from "./errors.ts";
+import { refusal } from "./refusal.fixture.ts";
 import type { ResolvedAddress } from "./resolve-addresses.ts";
 import { createSafeFetcher, type SafeFetchOptions } from "./safe-fetcher.ts";
-import { createCertificate, startTestServer, type TestServer } from "./test-server.fixture.ts";
+import { createCertificate, endlessRoute, startTestServer, type TestServer } from "./test-server.fixture.ts";
 
 const MAX_BYTES = 64 * 1024;
 const DOCUMENT = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(20_000), Buffer.from("\n%%EOF\n")]);
 
 let server: TestServer;
 let untrustedServer: TestServer;
-let endlessClosedEarly: Promise<boolean>;
-let markEndlessClosed: (early: boolean) => void = () => {};
-
-function resetEndless(): void {
-  endlessClosedEarly = new Promise((resolve) => {
-    markEndlessClosed = resolve;
-  });
-}
+const endless = endlessRoute();
 
 const base = () => `https://files.example.test:${server.port}`;
 
@@ -42,22 +36,7 @@ beforeAll(async () => {
       response.writeHead(200, { "content-length": String(MAX_BYTES + 1) });
       response.flushHeaders();
     },
-    "/endless": (_request, response) => {
-      const chunk = Buffer.alloc(16 * 1024, 1);
-      let sent = 0;
-      response.on("close", () => markEndlessClosed(!response.writableFinished));
-      const pump = () => {
-        while (!response.destroyed && sent < 64 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!response.write(chunk)) {
-            response.once("drain", pump);
-            return;
-          }
-        }
-        if (!response.destroyed) response.end();
-      };
-      pump();
-    },
+    "/endless": endless.route,
     "/truncated": (_request, response) => {
       response.setHeader("content-length", "1000");
       response.write(Buffer.alloc(500), () => response.socket?.destroy());
@@ -110,16 +89,6 @@ function fetcher(overrides: Partial<SafeFetchOptions> = {}) {
     tls: { ca: server.ca },
     ...overrides,
   });
-}
-
-async function refusal(promise: Promise<unknown>, code: FetchErrorCode): Promise<FetchError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(FetchError.isInstance(error), `expected a FetchError ${code}, got ${String(error)}`).toBe(true);
-  expect((error as FetchError).code).toBe(code);
-  return error as FetchError;
 }
 
 /** Runs `action` and asserts that the test server saw neither a connection nor a request meanwhile. */
@@ -271,9 +240,8 @@ describe("createSafeFetcher: size, time and status", () => {
   });
 
   it("cuts off an endless chunked body while streaming: the server sees the connection close", async () => {
-    resetEndless();
     await refusal(fetcher().fetch(`${base()}/endless`), "too_large");
-    expect(await endlessClosedEarly).toBe(true);
+    expect(await endless.closedEarly()).toBe(true);
   });
 
   it("times out when the server never answers", async () => {

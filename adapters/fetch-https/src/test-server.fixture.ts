@@ -4,6 +4,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { generate } from "selfsigned";
+import type { LookupFunction } from "./resolve-addresses.ts";
 
 /** A request the test server received. */
 export interface SeenRequest {
@@ -91,4 +92,43 @@ async function listen(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return Object.assign(state, { port: (server.address() as AddressInfo).port });
+}
+
+/**
+ * A route that streams up to 64 MiB of body as fast as the client reads it. `closedEarly()` is the last response's
+ * end: true when the connection closed before the body was complete (the client cut it off).
+ */
+export function endlessRoute(status = 200): { route: Route; closedEarly(): Promise<boolean> } {
+  let closed: Promise<boolean> = Promise.resolve(false);
+  const route: Route = (_request, response) => {
+    closed = new Promise((resolve) => response.on("close", () => resolve(!response.writableFinished)));
+    const chunk = Buffer.alloc(16 * 1024, 1);
+    let sent = 0;
+    response.writeHead(status);
+    const pump = () => {
+      while (!response.destroyed && sent < 64 * 1024 * 1024) {
+        sent += chunk.length;
+        if (!response.write(chunk)) {
+          response.once("drain", pump);
+          return;
+        }
+      }
+      if (!response.destroyed) response.end();
+    };
+    pump();
+  };
+  return { route, closedEarly: () => closed };
+}
+
+/** A resolver from a table of names to IPv4 addresses; it records each name asked, and fails for any other. */
+export function tableLookup(
+  addresses: Readonly<Record<string, string>>,
+  calls: string[] = [],
+): LookupFunction {
+  return async (hostname) => {
+    calls.push(hostname);
+    const address = addresses[hostname];
+    if (address) return [{ address, family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  };
 }
