@@ -121,6 +121,24 @@ describe("the operator and API keys", () => {
   });
 });
 
+describe("webhooks", () => {
+  it("admits named private receivers and takes a retry schedule in ms, refusing anything else by its variable", () => {
+    expect(loadConfig({}).webhooks).toEqual({ privateHosts: [] });
+    expect(
+      loadConfig({
+        WEBHOOK_PRIVATE_HOSTS: "127.0.0.1:8443, Hooks.Internal",
+        WEBHOOK_RETRY_SCHEDULE_MS: "10,20, 40",
+      }).webhooks,
+    ).toEqual({ privateHosts: ["127.0.0.1:8443", "hooks.internal"], retryScheduleMs: [10, 20, 40] });
+    for (const bad of ["https://x.example", "x.example:0"]) {
+      expect(() => loadConfig({ WEBHOOK_PRIVATE_HOSTS: bad })).toThrow(/WEBHOOK_PRIVATE_HOSTS/);
+    }
+    for (const bad of ["x", "-1", "10,,20", "1.5"]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_MS: bad })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS/);
+    }
+  });
+});
+
 describe("UCP checkout", () => {
   it("admits named profile hosts and takes a private P-256 JWK, refusing anything else by its variable", async () => {
     expect(loadConfig({}).ucp).toEqual({ profileHosts: [] });

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { defineError } from "@mailpiece/errors";
 import { FetchError, parseHostAllowList, parsePrivateHostList } from "@mailpiece/fetch-https";
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
+import { parseRetrySchedule } from "@mailpiece/webhooks";
 
 /** S3-compatible object storage for documents (BLOB_STORE=s3). */
 export interface S3Config {
@@ -49,6 +50,11 @@ export interface ServerConfig {
    * publishes; absent: one is created once and kept in the store.
    */
   ucp: { profileHosts: string[]; signingKey?: JsonWebKey };
+  /**
+   * Webhook deliveries: private or loopback receivers admitted by name (development and tests), and the retry
+   * schedule in ms (six steps by default: 1 min, 5 min, 30 min, 2 h, 12 h, 24 h).
+   */
+  webhooks: { privateHosts: string[]; retryScheduleMs?: readonly number[] };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
   /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
@@ -219,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...addressProvider(env),
     checkout: checkoutPayments(env),
     ucp: ucpConfig(env),
+    webhooks: webhookConfig(env),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
@@ -258,21 +265,40 @@ function addressProvider(env: Record<string, string | undefined>): Pick<ServerCo
   return { loqateApiKey: key };
 }
 
-function ucpConfig(env: Record<string, string | undefined>): ServerConfig["ucp"] {
-  const entries = (env.UCP_PROFILE_HOSTS ?? "")
+/** A comma-separated list of host[:port] admitted although private or loopback, read by the fetcher's own parser. */
+function privateHosts(env: Record<string, string | undefined>, name: string): string[] {
+  const entries = (env[name] ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
-  let profileHosts: string[];
   try {
     // The fetcher's own parser: what it admits here is exactly what it will reach.
-    profileHosts = [...parsePrivateHostList(entries).entries];
+    return [...parsePrivateHostList(entries).entries];
   } catch (error) {
     throw new ConfigError(
-      "UCP_PROFILE_HOSTS",
+      name,
       `must be a comma-separated list of host[:port] (host names or IP addresses): ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+function webhookConfig(env: Record<string, string | undefined>): ServerConfig["webhooks"] {
+  const raw = env.WEBHOOK_RETRY_SCHEDULE_MS?.trim();
+  if (!raw) return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS") };
+  let retryScheduleMs: readonly number[];
+  try {
+    retryScheduleMs = parseRetrySchedule(raw);
+  } catch (error) {
+    throw new ConfigError(
+      "WEBHOOK_RETRY_SCHEDULE_MS",
+      `must be a comma-separated list of delays in ms: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS"), retryScheduleMs };
+}
+
+function ucpConfig(env: Record<string, string | undefined>): ServerConfig["ucp"] {
+  const profileHosts = privateHosts(env, "UCP_PROFILE_HOSTS");
   const raw = env.UCP_SIGNING_KEY?.trim();
   if (!raw) return { profileHosts };
   let key: JsonWebKey;
