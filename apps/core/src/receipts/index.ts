@@ -1,0 +1,11 @@
+export type { ReceiptJob, ReturnReceiptsConfig } from "./receipt-context.ts";
+export { DEFAULT_RETURN_RECEIPTS_CONFIG, RETURN_RECEIPTS_QUEUE } from "./receipt-context.ts";
+export type { ReceiptArchive, ReceiptExportQuery } from "./receipt-export.ts";
+export { MAX_RECEIPTS_PER_ARCHIVE } from "./receipt-export.ts";
+export type { ReturnReceiptFields } from "./receipt-fields.ts";
+export { returnReceiptPath } from "./receipt-fields.ts";
+export type { ReturnReceiptRecord } from "./receipt-record.ts";
+export type { ErrStatus, ReceiptOrder, ReceiptState } from "./receipt-states.ts";
+export { MANIFEST_COLUMNS } from "./receipt-zip.ts";
+export type { ReceiptPrincipal, ReturnReceipts, ReturnReceiptsDeps } from "./return-receipts.ts";
+export { createReturnReceipts } from "./return-receipts.ts";
