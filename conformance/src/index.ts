@@ -1,5 +1,7 @@
 export * from "./address/address-provider-contract.ts";
 export * from "./checkout/checkout-payments-contract.ts";
+export * from "./email/email-message-fixtures.ts";
+export * from "./email/email-sender-contract.ts";
 export * from "./florist/florist-provider-contract.ts";
 export * from "./kit.ts";
 export * from "./machine/fixtures.ts";

@@ -47,6 +47,7 @@ const ADMIN_CODES: Record<string, number> = {
   unsupported_media_type: 415,
   body_too_large: 413,
   validation_failed: 422,
+  state_conflict: 409,
   forbidden: 403,
   rate_limited: 429,
 };
@@ -135,6 +136,9 @@ const ADMIN_PATHS = [
   "/admin/api/workspaces/$WORKSPACE",
   "/admin/api/workspaces/$WORKSPACE/ledger",
   "/admin/api/workspaces/$WORKSPACE/live",
+  "/admin/api/workspaces/$WORKSPACE/approvals",
+  "/admin/api/workspaces/$WORKSPACE/approvals/$WORKSPACE/approve",
+  "/admin/api/workspaces/$WORKSPACE/approvals/$WORKSPACE/reject",
 ];
 
 /** Requests to the admin API: its routes and methods, ids real or random, queries, bodies, with the token or not. */
@@ -150,9 +154,24 @@ function adminCalls(auth: fc.Arbitrary<[string, string][]>): fc.Arbitrary<Call> 
     {
       weight: 1,
       arbitrary: fc
-        .array(fc.oneof(fc.constantFrom("api", "workspaces", "ledger", "live", "$WORKSPACE"), pathSegments), {
-          maxLength: 4,
-        })
+        .array(
+          fc.oneof(
+            fc.constantFrom(
+              "api",
+              "workspaces",
+              "ledger",
+              "live",
+              "approvals",
+              "approve",
+              "reject",
+              "$WORKSPACE",
+            ),
+            pathSegments,
+          ),
+          {
+            maxLength: 4,
+          },
+        )
         .map((segments) => `/admin/${segments.join("/")}`),
     },
   );

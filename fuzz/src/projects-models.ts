@@ -128,6 +128,114 @@ export const PROJECTS_MODELS = {
     properties: { mode: { type: "string", enum: ["test", "live"] } },
     additionalProperties: false,
   },
+  draft: {
+    type: "object",
+    required: ["type", "quote_id", "recipient"],
+    properties: {
+      type: { type: "string", enum: ["letter", "postcard"] },
+      quote_id: { type: "string", minLength: 1, maxLength: 128 },
+      recipient: address,
+      sender: address,
+      metadata: {
+        type: "object",
+        additionalProperties: { type: "string", maxLength: 500 },
+        maxProperties: 50,
+      },
+    },
+    additionalProperties: false,
+  },
+  draftPatch: {
+    type: "object",
+    properties: {
+      quote_id: { type: "string", minLength: 1, maxLength: 128 },
+      recipient: address,
+      sender: address,
+      metadata: {
+        type: "object",
+        additionalProperties: { type: "string", maxLength: 500 },
+        maxProperties: 50,
+      },
+    },
+    additionalProperties: false,
+  },
+  template: {
+    type: "object",
+    required: ["name", "body"],
+    properties: {
+      name: { type: "string", minLength: 1, maxLength: 200 },
+      body: { type: "string", minLength: 1, maxLength: 2000 },
+      format: { type: "string", enum: ["text", "markdown", "html", "rtf"] },
+      variables: {
+        type: "array",
+        maxItems: 10,
+        items: {
+          type: "object",
+          required: ["name"],
+          properties: {
+            name: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+            required: { type: "boolean" },
+            default: { type: "string", maxLength: 100 },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
+  templatePatch: {
+    type: "object",
+    properties: {
+      name: { type: "string", minLength: 1, maxLength: 200 },
+      body: { type: "string", minLength: 1, maxLength: 2000 },
+      format: { type: "string", enum: ["text", "markdown", "html", "rtf"] },
+    },
+    additionalProperties: false,
+  },
+  templateSend: {
+    type: "object",
+    required: ["recipient"],
+    properties: {
+      variables: {
+        type: "object",
+        additionalProperties: { type: "string", maxLength: 200 },
+        maxProperties: 10,
+      },
+      recipient: address,
+      sender: address,
+      ...letterOptions,
+      metadata: {
+        type: "object",
+        additionalProperties: { type: "string", maxLength: 500 },
+        maxProperties: 50,
+      },
+    },
+    additionalProperties: false,
+  },
+  handwritten: {
+    type: "object",
+    required: ["message", "recipient", "sender"],
+    properties: {
+      message: { type: "string", minLength: 1, maxLength: 800 },
+      recipient: address,
+      sender: address,
+      style: { type: "string", enum: ["casual", "neat", "slanted"] },
+      metadata: {
+        type: "object",
+        additionalProperties: { type: "string", maxLength: 500 },
+        maxProperties: 50,
+      },
+    },
+    additionalProperties: false,
+  },
+  webhookEndpoint: {
+    type: "object",
+    required: ["url"],
+    properties: {
+      url: { type: "string", format: "uri", pattern: "^https://", maxLength: 2048 },
+      ed25519: { type: "boolean" },
+    },
+    additionalProperties: false,
+  },
   autoRefill: {
     type: "object",
     required: ["threshold_cents", "refill_amount_cents"],
@@ -178,7 +286,7 @@ export const ADDRESS_ALIASES: Record<string, string[]> = {
 
 /** A Projects API route: method, path under /api/v1 (`{name}` for a path parameter), and its body model. */
 export interface ProjectsRoute {
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   model?: ModelName;
   /** The route takes no key: the upload URL carries its own secret. */
@@ -212,4 +320,34 @@ export const PROJECTS_ROUTES: ProjectsRoute[] = [
   { method: "GET", path: "/credits/ledger", query: ["limit", "cursor"] },
   { method: "GET", path: "/api-keys" },
   { method: "POST", path: "/api-keys/rotate", model: "rotate" },
+  { method: "GET", path: "/drafts", query: ["state", "limit", "cursor"] },
+  { method: "POST", path: "/drafts", model: "draft" },
+  { method: "GET", path: "/drafts/{draft_id}", query: ["revision"] },
+  { method: "PATCH", path: "/drafts/{draft_id}", model: "draftPatch" },
+  { method: "POST", path: "/drafts/{draft_id}/request-approval" },
+  { method: "POST", path: "/drafts/{draft_id}/withdraw" },
+  { method: "POST", path: "/drafts/{draft_id}/discard" },
+  { method: "POST", path: "/drafts/{draft_id}/refresh" },
+  { method: "POST", path: "/drafts/{draft_id}/release" },
+  { method: "GET", path: "/approvals", query: ["state", "limit", "cursor"] },
+  { method: "GET", path: "/approvals/{draft_id}" },
+  { method: "GET", path: "/webhook-endpoints" },
+  { method: "POST", path: "/webhook-endpoints", model: "webhookEndpoint" },
+  { method: "DELETE", path: "/webhook-endpoints/{endpoint_id}" },
+  { method: "POST", path: "/webhook-endpoints/{endpoint_id}/rotate-secret" },
+  { method: "GET", path: "/webhook-events", query: ["limit", "cursor"] },
+  { method: "POST", path: "/webhook-events/{event_id}/replay" },
+  { method: "GET", path: "/letters/{order_id}/return-receipt.pdf" },
+  { method: "GET", path: "/return-receipts/export.zip", query: ["limit", "cursor", "from", "to"] },
+  { method: "GET", path: "/templates", query: ["limit", "cursor"] },
+  { method: "POST", path: "/templates", model: "template" },
+  { method: "GET", path: "/templates/{template_id}" },
+  { method: "PATCH", path: "/templates/{template_id}", model: "templatePatch" },
+  { method: "DELETE", path: "/templates/{template_id}" },
+  { method: "POST", path: "/templates/{template_id}/send", model: "templateSend", idempotent: true },
+  { method: "POST", path: "/templates/{template_id}/drafts", model: "templateSend" },
+  { method: "POST", path: "/handwritten", model: "handwritten", idempotent: true },
+  { method: "POST", path: "/handwritten/drafts", model: "handwritten" },
+  { method: "GET", path: "/handwritten/{order_id}" },
+  { method: "GET", path: "/handwritten/{order_id}/document.pdf" },
 ];

@@ -13,6 +13,8 @@ export type {
   PostcardSize,
   TypesetHandwrittenResult,
   TypesetLetterResult,
+  WatermarkOptions,
+  WatermarkResult,
 } from "./pdf-work.ts";
 export type { PdfWorkErrorCode } from "./pdf-work-error.ts";
 export { PdfWorkError } from "./pdf-work-error.ts";

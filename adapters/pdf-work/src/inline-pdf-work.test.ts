@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createInlinePdfWork } from "./inline-pdf-work.ts";
 import { PdfWorkError } from "./pdf-work-error.ts";
 import { datedWorkflow, handMadePdf, PACKET_ADDRESSES, shortCard, shortLetter } from "./test-support.ts";
+import { watermarkPdf } from "./watermark-pdf.ts";
 
 describe("createInlinePdfWork", () => {
   it("runs the engines on the calling thread", async () => {
@@ -15,6 +16,9 @@ describe("createInlinePdfWork", () => {
       pages: [{ width_pt: 100, height_pt: 200 }],
       encrypted: false,
     });
+    const marked = await work.watermarkPdf(letter.pdf, { text: "TEST MODE" });
+    expect(marked).toEqual(await watermarkPdf(letter.pdf, { text: "TEST MODE" }));
+    expect(marked.page_count).toBe(letter.page_count);
   });
 
   it("after close() every call rejects with pdf_work_closed", async () => {
@@ -26,6 +30,7 @@ describe("createInlinePdfWork", () => {
       work.inspectPdf(handMadePdf([{ width: 100, height: 200 }])),
       work.checkPostcard(new Uint8Array(), "4x6"),
       work.buildPacket(datedWorkflow(), { fields: {} }, PACKET_ADDRESSES),
+      work.watermarkPdf(handMadePdf([{ width: 612, height: 792 }]), { text: "TEST MODE" }),
     ];
     for (const call of calls) {
       const error = await call.catch((caught: unknown) => caught);

@@ -33,6 +33,10 @@ export function createInlinePdfWork(): PdfWork {
       open();
       return (await import("@mailpiece/forms/packet")).buildPacket(workflow, input, options);
     },
+    async watermarkPdf(bytes, options) {
+      open();
+      return (await import("./watermark-pdf.ts")).watermarkPdf(bytes, options);
+    },
     async close() {
       closed = true;
     },

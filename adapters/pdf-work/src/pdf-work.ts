@@ -1,6 +1,7 @@
 import type { buildPacket } from "@mailpiece/forms/packet";
 import type { checkPostcard } from "@mailpiece/postcard";
 import type { inspectPdf, typesetHandwritten, typesetLetter } from "@mailpiece/typesetter";
+import type { WatermarkOptions, WatermarkResult } from "./watermark-pdf.ts";
 
 // Every type is taken from the engine function it stands for, so a new (optional) input of an engine flows through.
 
@@ -28,13 +29,14 @@ export type PacketFormInput = Parameters<typeof buildPacket>[1];
 export type PacketOptions = Parameters<typeof buildPacket>[2];
 /** The printable packet: its PDF bytes and page count. */
 export type PacketResult = Awaited<ReturnType<typeof buildPacket>>;
+export type { WatermarkOptions, WatermarkResult };
 
 /**
- * The heavy PDF work of Mailpiece: typesetting letters and handwritten cards, reading PDFs, checking postcards and
- * building form packets.
+ * The heavy PDF work of Mailpiece: typesetting letters and handwritten cards, reading PDFs, checking postcards,
+ * building form packets and watermarking PDFs.
  * Each method has the signature and the errors of the engine function of the same name (TypesetterError,
- * PostcardError, FormsError); an implementation adds PdfWorkError (`pdf_work_deadline`, `pdf_work_busy`,
- * `pdf_work_closed`).
+ * PostcardError, FormsError), `watermarkPdf` those of this package's own (TypesetterError); an implementation adds
+ * PdfWorkError (`pdf_work_deadline`, `pdf_work_busy`, `pdf_work_closed`).
  */
 export interface PdfWork {
   /** `typesetLetter` of @mailpiece/typesetter. */
@@ -55,6 +57,11 @@ export interface PdfWork {
     input: PacketFormInput,
     options: PacketOptions,
   ): Promise<PacketResult>;
+  /**
+   * `watermarkPdf` of this package (watermark-pdf.ts): the typesetter's watermark over every page of a PDF. The
+   * bytes are only read, never changed or taken.
+   */
+  watermarkPdf(bytes: Uint8Array, options: WatermarkOptions): Promise<WatermarkResult>;
   /** Stops taking jobs (later calls reject with `pdf_work_closed`), lets accepted jobs end, then frees the threads. */
   close(): Promise<void>;
 }

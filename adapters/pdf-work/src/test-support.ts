@@ -2,6 +2,10 @@
  * Test support: letters, small hand-written PDFs and a form workflow. Not part of the package's API (excluded from
  * the published files).
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { FormAttachmentInput } from "@mailpiece/forms";
 import { BUILTIN_WORKFLOWS, findWorkflow, loadWorkflow } from "@mailpiece/forms";
 import type { HandwrittenInput, LetterInput, PacketWorkflow } from "./pdf-work.ts";
@@ -148,4 +152,56 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error("expected the promise to reject, but it resolved");
+}
+
+/** Calls `use` with the PDF written to a temporary file (and its folder, for files a tool writes); then removes both. */
+function withPdfFile<T>(pdf: Uint8Array, use: (file: string, dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "mailpiece-pdf-work-"));
+  try {
+    const file = join(dir, "in.pdf");
+    writeFileSync(file, pdf);
+    return use(file, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of each page as pdftotext reads it in content order (`-raw`): diagonal text comes letter by letter. */
+export function pageTexts(pdf: Uint8Array): string[] {
+  const text = withPdfFile(pdf, (file) =>
+    execFileSync("pdftotext", ["-enc", "UTF-8", "-raw", file, "-"], { encoding: "utf8" }),
+  );
+  // pdftotext ends every page with a form feed.
+  return text.split("\f").slice(0, -1);
+}
+
+/** Where pdftotext finds each word on each page, in the page's shown orientation (`-bbox`), in points. */
+export function pageWords(
+  pdf: Uint8Array,
+): { width: number; height: number; words: { text: string; x: number; y: number }[] }[] {
+  const html = withPdfFile(pdf, (file) =>
+    execFileSync("pdftotext", ["-enc", "UTF-8", "-bbox", file, "-"], { encoding: "utf8" }),
+  );
+  return [...html.matchAll(/<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g)].map((page) => ({
+    width: Number(page[1]),
+    height: Number(page[2]),
+    words: [
+      ...page[3]!.matchAll(
+        /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+      ),
+    ].map((word) => ({
+      text: word[5]!,
+      x: (Number(word[1]) + Number(word[3])) / 2,
+      y: (Number(word[2]) + Number(word[4])) / 2,
+    })),
+  }));
+}
+
+/** The PDF encrypted by qpdf (AES-256) with the given user password ("" for an owner password only). */
+export function encrypted(pdf: Uint8Array, userPassword: string): Uint8Array {
+  return withPdfFile(pdf, (file, dir) => {
+    const locked = join(dir, "locked.pdf");
+    execFileSync("qpdf", ["--encrypt", userPassword, "owner-secret", "256", "--", file, locked]);
+    return new Uint8Array(readFileSync(locked));
+  });
 }

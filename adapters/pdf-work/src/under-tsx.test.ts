@@ -21,5 +21,6 @@ it("works in a process that itself runs under tsx, as the server does", { timeou
     page_count: expected.page_count,
     bytes: expected.pdf.byteLength,
     inspected: expected.page_count,
+    marked: expected.page_count,
   });
 });

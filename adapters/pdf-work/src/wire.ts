@@ -6,6 +6,7 @@ import type {
   PacketOptions,
   PacketWorkflow,
   PostcardSize,
+  WatermarkOptions,
 } from "./pdf-work.ts";
 import type { WireError } from "./wire-error.ts";
 
@@ -25,6 +26,7 @@ export interface WorkerTasks {
     options: Omit<PacketOptions, "clock">;
     clockNow?: number;
   };
+  watermarkPdf: { bytes: Uint8Array | null; options: WatermarkOptions };
 }
 
 export type WorkerOperation = keyof WorkerTasks;

@@ -88,6 +88,19 @@ describe("createPdfWorkerPool: the same results as inline", () => {
     expect(viaPool.page_count).toBe(viaInline.page_count);
     expect(Buffer.from(viaPool.pdf).equals(Buffer.from(viaInline.pdf))).toBe(true);
   });
+
+  it("watermarks a PDF to identical bytes, and the caller's bytes stay readable", THREADS, async () => {
+    const letter = await inline.typesetLetter(shortLetter());
+    const framed = new Uint8Array(letter.pdf.byteLength + 16);
+    framed.set(letter.pdf, 8);
+    const view = framed.subarray(8, 8 + letter.pdf.byteLength);
+    const viaPool = await pool.watermarkPdf(view, { text: "TEST MODE" });
+    const viaInline = await inline.watermarkPdf(letter.pdf, { text: "TEST MODE" });
+    expect(viaPool.page_count).toBe(letter.page_count);
+    expect(viaPool.pdf).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(viaPool.pdf).equals(Buffer.from(viaInline.pdf))).toBe(true);
+    expect(Buffer.from(view).equals(Buffer.from(letter.pdf))).toBe(true);
+  });
 });
 
 describe("createPdfWorkerPool: engine errors cross the thread", () => {
@@ -154,6 +167,14 @@ describe("createPdfWorkerPool: engine errors cross the thread", () => {
       ]);
     },
   );
+
+  it("watermarkPdf of garbage: TypesetterError pdf_unreadable", THREADS, async () => {
+    const garbage = new TextEncoder().encode("this is not a PDF at all");
+    const error = await rejectionOf(pool.watermarkPdf(garbage, { text: "TEST MODE" }));
+    const expected = await rejectionOf(inline.watermarkPdf(garbage, { text: "TEST MODE" }));
+    expect(TypesetterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "pdf_unreadable", message: (expected as Error).message });
+  });
 
   it("an error that is no engine's: a plain Error with the message", THREADS, async () => {
     const workflow = datedWorkflow();

@@ -149,6 +149,11 @@ export function openPdfWorkerPool(settings: PoolSettings): PdfWork {
       admit();
       return run("buildPacket", { workflow, input, ...packetOptions(options) }, []);
     },
+    async watermarkPdf(bytes, options) {
+      admit();
+      const sent = sendableBytes(bytes);
+      return run("watermarkPdf", { bytes: sent.bytes, options }, sent.transfer);
+    },
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);

@@ -57,6 +57,15 @@ export function checkPostcard(task: WorkerTasks["checkPostcard"]): Promise<unkno
   );
 }
 
+export function watermarkPdf(task: WorkerTasks["watermarkPdf"]): Promise<unknown> {
+  return answer(async () => {
+    // The mark is set by the typesetter, and its refusals are TypesetterErrors: it is loaded first.
+    await typesetter();
+    const { watermarkPdf: mark } = await import("./watermark-pdf.ts");
+    return mark(task.bytes as Uint8Array, task.options);
+  }, withPdf);
+}
+
 export function buildPacket(task: WorkerTasks["buildPacket"]): Promise<unknown> {
   const { clockNow } = task;
   const options: PacketOptions =

@@ -47,3 +47,7 @@ export async function checkPostcard(task) {
 export async function buildPacket(task) {
   return (await tasks).buildPacket(task);
 }
+
+export async function watermarkPdf(task) {
+  return (await tasks).watermarkPdf(task);
+}

@@ -1,6 +1,7 @@
 export * from "./address-provider.ts";
 export * from "./blob-store.ts";
 export * from "./checkout-payments.ts";
+export * from "./email-sender.ts";
 export * from "./errors.ts";
 export * from "./florist-provider.ts";
 export * from "./job-queue.ts";

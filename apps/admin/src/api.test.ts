@@ -2,7 +2,7 @@ import { createMailpieceCore } from "@mailpiece/core";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminApp } from "./admin-app.ts";
-import { type AdminServer, newAdminToken, startAdminServer } from "./test-server.fixture.ts";
+import { type AdminServer, newAdminToken, pendingDraft, startAdminServer } from "./test-server.fixture.ts";
 
 const UNKNOWN_WORKSPACE = `ws_${"0".repeat(32)}`;
 
@@ -286,5 +286,103 @@ describe("the admin API", () => {
     const wrong = await api("/admin/api/workspaces", { method: "DELETE" });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, POST");
+  });
+});
+
+describe("approvals in the admin API", () => {
+  /** A live-enabled workspace with live credits, and a live draft of its key waiting for approval. */
+  async function waiting(metadata: Record<string, string> = {}) {
+    const made = await create("Approvals Workspace");
+    const live = await server.core.workspaces.enableLive(made.id);
+    const principal = await server.core.workspaces.authenticate(live!.api_key);
+    const draft = await pendingDraft(server.core, principal, metadata);
+    return { made, principal, draft, base: `/admin/api/workspaces/${made.id}/approvals` };
+  }
+
+  it("lists pending approvals as expense summaries, and approves one without charging or sending", async () => {
+    const { made, principal, draft, base } = await waiting({ project: "Secret Project" });
+    const listed = await api(`${base}?state=pending`);
+    expect(listed.status).toBe(200);
+    const text = await listed.text();
+    expect(JSON.parse(text)).toMatchObject({
+      object: "list",
+      data: [
+        {
+          object: "approval",
+          draft_id: draft.id,
+          mode: "live",
+          type: "letter",
+          state: "pending",
+          revision: 1,
+        },
+      ],
+      has_more: false,
+    });
+    for (const hidden of [
+      "Secret Project",
+      "Grace Recipient",
+      "350 Fifth Avenue",
+      draft.revision.quote_id!,
+    ]) {
+      expect(text).not.toContain(hidden);
+    }
+    expect(((await (await api(`${base}?mode=test`)).json()) as { data: unknown[] }).data).toEqual([]);
+    const before = await server.core.workspaces.balance(made.id, "live");
+
+    const approved = await post(`${base}/${draft.id}/approve`, { revision: 1, note: "Within budget" });
+    expect(approved.status).toBe(200);
+    expect(await approved.json()).toMatchObject({
+      draft_id: draft.id,
+      state: "approved",
+      decided_at: expect.any(String),
+    });
+    expect(await server.core.workspaces.balance(made.id, "live")).toEqual(before);
+    expect((await server.core.store.list("orders:")).records).toEqual([]);
+    expect(await server.core.drafts.get(principal, draft.id)).toMatchObject({
+      state: "approved",
+      order_id: null,
+      approval: { state: "approved", note: "Within budget" },
+    });
+    // The same decision again (without a body) answers the same; the opposite one is a conflict.
+    const again = await api(`${base}/${draft.id}/approve`, { method: "POST" });
+    expect(again.status).toBe(200);
+    const rejected = await post(`${base}/${draft.id}/reject`, {});
+    expect(rejected.status).toBe(409);
+    expect(await rejected.json()).toMatchObject({ error: "state_conflict" });
+  });
+
+  it("rejects, refuses a stale revision or a bad body, and answers 404 outside the workspace", async () => {
+    const { draft, base, made } = await waiting();
+    const stale = await post(`${base}/${draft.id}/reject`, { revision: 2 });
+    expect(stale.status).toBe(409);
+    const bad = await post(`${base}/${draft.id}/reject`, {
+      revision: "one",
+      note: "x".repeat(600),
+      extra: true,
+    });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { issues: { path: string }[] }).issues.map((issue) => issue.path)).toEqual([
+      "extra",
+      "revision",
+      "note",
+    ]);
+    const rejected = await post(`${base}/${draft.id}/reject`, { note: "No" });
+    expect(await rejected.json()).toMatchObject({ state: "rejected" });
+    const other = await create("Other Workspace");
+    for (const [path, method] of [
+      [`/admin/api/workspaces/${other.id}/approvals/${draft.id}/approve`, "POST"],
+      [`${base}/drf_${"0".repeat(44)}/approve`, "POST"],
+      [`/admin/api/workspaces/${UNKNOWN_WORKSPACE}/approvals/${draft.id}/approve`, "POST"],
+      [`/admin/api/workspaces/${UNKNOWN_WORKSPACE}/approvals`, "GET"],
+    ] as const) {
+      const response = await api(path, { method });
+      expect(response.status, path).toBe(404);
+    }
+    expect((await api(`${base}/${draft.id}/approve`, { token: "wrong", method: "POST" })).status).toBe(401);
+    const wrongMethod = await api(`${base}/${draft.id}/approve`);
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    expect((await api(`${base}?state=maybe`)).status).toBe(400);
+    expect((await api(`/admin/api/workspaces/${made.id}/approvals?mode=sandbox`)).status).toBe(400);
   });
 });

@@ -1,6 +1,14 @@
 import type { MailpieceCore } from "@mailpiece/core";
 import type { H3, H3Event } from "h3";
-import { AdminError, asAdminError, errorJson, json, limitOf, readJsonObject } from "./http.ts";
+import {
+  AdminError,
+  asAdminError,
+  errorJson,
+  json,
+  limitOf,
+  readJsonObject,
+  readOptionalJsonObject,
+} from "./http.ts";
 import { bearerOf, sameSecret } from "./security.ts";
 import { workspaceDetail } from "./views.ts";
 
@@ -19,6 +27,8 @@ const ROUTES: [RegExp, string][] = [
   [/^\/admin\/api\/workspaces\/[^/]+$/, "GET"],
   [/^\/admin\/api\/workspaces\/[^/]+\/ledger$/, "GET"],
   [/^\/admin\/api\/workspaces\/[^/]+\/live$/, "POST"],
+  [/^\/admin\/api\/workspaces\/[^/]+\/approvals$/, "GET"],
+  [/^\/admin\/api\/workspaces\/[^/]+\/approvals\/[^/]+\/(approve|reject)$/, "POST"],
 ];
 
 const unauthorized = () =>
@@ -31,6 +41,21 @@ const unauthorized = () =>
   );
 
 const noWorkspace = () => new AdminError(404, "not_found", "No such workspace.");
+
+/** The limit (400 invalid_query unless 1 to 200) and cursor of a listing's query, each when given. */
+function pageOf(query: URLSearchParams): { limit?: number; cursor?: string } {
+  const limit = limitOf(query.get("limit"));
+  const cursor = query.get("cursor") || undefined;
+  return { ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) };
+}
+
+/** A mode of the query; 400 invalid_query for anything else. */
+function modeOf(mode: string): "test" | "live" {
+  if (mode === "test" || mode === "live") return mode;
+  throw new AdminError(400, "invalid_query", 'mode must be "test" or "live".', [
+    { path: "mode", code: "invalid_mode", message: 'mode must be "test" or "live".' },
+  ]);
+}
 
 /**
  * The admin API under /admin/api: every route checks the bearer token first (its SHA-256 against the admin
@@ -68,13 +93,7 @@ export function addAdminApi(app: H3, ctx: ApiContext): void {
   app.get(
     "/admin/api/workspaces",
     route(async (event) => {
-      const query = event.url.searchParams;
-      const limit = limitOf(query.get("limit"));
-      const cursor = query.get("cursor") || undefined;
-      const page = await core.workspaces.list({
-        ...(limit === undefined ? {} : { limit }),
-        ...(cursor === undefined ? {} : { cursor }),
-      });
+      const page = await core.workspaces.list(pageOf(event.url.searchParams));
       return json(200, {
         object: "list",
         data: page.data,
@@ -97,23 +116,51 @@ export function addAdminApi(app: H3, ctx: ApiContext): void {
     "/admin/api/workspaces/:id/ledger",
     route(async (event) => {
       const query = event.url.searchParams;
-      const mode = query.get("mode") ?? "test";
-      if (mode !== "test" && mode !== "live") {
-        throw new AdminError(400, "invalid_query", 'mode must be "test" or "live".', [
-          { path: "mode", code: "invalid_mode", message: 'mode must be "test" or "live".' },
-        ]);
-      }
-      const limit = limitOf(query.get("limit"));
-      const cursor = query.get("cursor") || undefined;
+      const mode = modeOf(query.get("mode") ?? "test");
+      const paging = pageOf(query);
       const workspace = await core.workspaces.get(idOf(event));
       if (!workspace) throw noWorkspace();
-      const page = await core.workspaces.ledger(
-        { workspace_id: workspace.id, mode },
-        { ...(limit === undefined ? {} : { limit }), ...(cursor === undefined ? {} : { cursor }) },
-      );
+      const page = await core.workspaces.ledger({ workspace_id: workspace.id, mode }, paging);
       return json(200, page);
     }),
   );
+
+  // The approvals of one mode (default live: the ones that spend money), pending, approved or rejected (state).
+  app.get(
+    "/admin/api/workspaces/:id/approvals",
+    route(async (event) => {
+      const query = event.url.searchParams;
+      const mode = modeOf(query.get("mode") ?? "live");
+      const paging = pageOf(query);
+      const state = query.get("state") || undefined;
+      const workspace = await core.workspaces.get(idOf(event));
+      if (!workspace) throw noWorkspace();
+      const page = await core.drafts.workspaceApprovals(workspace.id, mode, {
+        ...paging,
+        ...(state === undefined ? {} : { state }),
+      });
+      return json(200, page);
+    }),
+  );
+
+  // A person's decision on a pending approval, with an optional {revision, note}: approving neither charges nor sends.
+  for (const decision of ["approve", "reject"] as const) {
+    app.post(
+      `/admin/api/workspaces/:id/approvals/:draft_id/${decision}`,
+      route(async (event) => {
+        const body = await readOptionalJsonObject(event, MAX_API_BODY_BYTES);
+        const workspace = await core.workspaces.get(idOf(event));
+        if (!workspace) throw noWorkspace();
+        const summary = await core.drafts.decide(
+          workspace.id,
+          event.context.params?.draft_id ?? "",
+          decision,
+          { body, via: "admin_api" },
+        );
+        return json(200, summary);
+      }),
+    );
+  }
 
   app.post(
     "/admin/api/workspaces/:id/live",

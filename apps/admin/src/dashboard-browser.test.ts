@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
-import { type AdminServer, newAdminToken, startAdminServer } from "./test-server.fixture.ts";
+import { type AdminServer, newAdminToken, pendingDraft, startAdminServer } from "./test-server.fixture.ts";
 
 /** Debian's Chromium (scripts/system-deps.sh installs it); CHROMIUM_PATH names another. */
 const CHROMIUM =
@@ -131,6 +131,49 @@ describe("the dashboard in headless Chromium", { timeout: 60_000 }, () => {
 
     expect(problems).toEqual([]);
     expect(elsewhere).toEqual([]);
+    await page.close();
+  });
+
+  it("approves a draft waiting for approval with its button, charging and sending nothing", async (context) => {
+    const made = await server.core.workspaces.create("Approvals & Co");
+    const live = await server.core.workspaces.authenticate(
+      (await server.core.workspaces.enableLive(made.id))!.api_key,
+    );
+    const draft = await pendingDraft(server.core, live, { project: "Hidden Project" });
+    const before = await server.core.workspaces.balance(made.id, "live");
+
+    const page = await browser.newPage();
+    await page.setViewport(DESKTOP);
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(String(error)));
+
+    await page.goto(`${server.base}/dashboard/workspaces/${made.id}`, { waitUntil: "load" });
+    expect(await heading(page)).toBe("Sign in");
+    await page.type("#token", token);
+    await submit(page, "#sign-in");
+    await page.goto(`${server.base}/dashboard/workspaces/${made.id}`, { waitUntil: "load" });
+    await submit(page, "#approvals-link");
+    expect(await heading(page)).toBe("Approvals");
+    const row = await textOf(page, `#approvals-live tr[data-draft="${draft.id}"]`);
+    expect(row).toContain("letter");
+    expect(row).toContain(`$${(draft.revision.price_cents / 100).toFixed(2)}`);
+    expect(await page.content()).not.toContain("Hidden Project");
+    await screenshot(page, "admin-approvals", context);
+
+    await submit(page, `#approve-${draft.id}`);
+    expect(await textOf(page, "#notice")).toContain(`Draft ${draft.id} was approved.`);
+    expect(await page.$(`#approve-${draft.id}`)).toBeNull();
+    expect(await page.$("#no-approvals-live")).not.toBeNull();
+    await screenshot(page, "admin-approvals-approved", context);
+
+    expect(await server.core.drafts.get(live, draft.id)).toMatchObject({ state: "approved", order_id: null });
+    expect(await server.core.workspaces.balance(made.id, "live")).toEqual(before);
+    expect((await server.core.store.list("orders:")).records).toEqual([]);
+    await submit(page, "#sign-out");
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -9,6 +9,7 @@ import {
   cookieSet,
   csrfOf,
   newAdminToken,
+  pendingDraft,
   postForm,
   setCookies,
   signIn,
@@ -354,6 +355,111 @@ describe("the dashboard over HTTP", () => {
     const closed = await after.fetch(new Request(`${publicUrl}/dashboard`, { headers: { cookie } }));
     expect(await closed.text()).toContain("<h1>Sign in</h1>");
     await core.close();
+  });
+});
+
+describe("approvals in the dashboard", () => {
+  it("lists a workspace's pending approvals as expenses and decides them with CSRF-safe forms", async () => {
+    const session = await signIn(server);
+    const made = await server.core.workspaces.create("Approving Workspace");
+    const live = await server.core.workspaces.authenticate(
+      (await server.core.workspaces.enableLive(made.id))!.api_key,
+    );
+    const test = await server.core.workspaces.authenticate(made.test_api_key);
+    const liveDraft = await pendingDraft(server.core, live, { project: "Hidden Project" });
+    const testDraft = await pendingDraft(server.core, test);
+    const path = `/dashboard/workspaces/${made.id}/approvals`;
+    const workspacePage = await (
+      await fetch(`${server.base}/dashboard/workspaces/${made.id}`, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(workspacePage).toContain(`href="${path}"`);
+
+    const listed = await fetch(`${server.base}${path}`, { headers: { cookie: session.cookie } });
+    expect(listed.status).toBe(200);
+    const html = await listed.text();
+    expect(html).toMatch(new RegExp(`id="approvals-live">[\\s\\S]*${liveDraft.id}`));
+    expect(html).toMatch(new RegExp(`id="approvals-test">[\\s\\S]*${testDraft.id}`));
+    expect(html).toContain(`action="${path}/${liveDraft.id}/approve"`);
+    expect(html).toContain(`name="csrf" value="${session.csrf}"`);
+    for (const hidden of ["Hidden Project", "Grace Recipient", "350 Fifth Avenue"])
+      expect(html).not.toContain(hidden);
+    expect(html).not.toMatch(/<script|\son[a-z]+=|\sstyle=/i);
+
+    // No session: back to the sign-in; no CSRF token or another site: refused, nothing decided.
+    expect((await fetch(`${server.base}${path}`, { redirect: "manual" })).status).toBe(303);
+    const approve = `${path}/${liveDraft.id}/approve`;
+    expect((await postForm(server, approve, { revision: "1" }, { cookie: session.cookie })).status).toBe(403);
+    const across = await postForm(
+      server,
+      approve,
+      { csrf: session.csrf, revision: "1" },
+      { cookie: session.cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    );
+    expect(across.status).toBe(403);
+    expect((await server.core.drafts.get(live, liveDraft.id)).state).toBe("approval_requested");
+
+    const before = await server.core.workspaces.balance(made.id, "live");
+    const approved = await postForm(
+      server,
+      approve,
+      { csrf: session.csrf, revision: "1" },
+      { cookie: session.cookie },
+    );
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("location")).toBe(
+      `${server.base}${path}?decided=approved&draft=${liveDraft.id}`,
+    );
+    expect((await server.core.drafts.get(live, liveDraft.id)).state).toBe("approved");
+    expect(await server.core.workspaces.balance(made.id, "live")).toEqual(before);
+    expect((await server.core.store.list("orders:")).records).toEqual([]);
+    const after = await (
+      await fetch(approved.headers.get("location")!, { headers: { cookie: session.cookie } })
+    ).text();
+    expect(after).toContain(`Draft ${liveDraft.id} was approved.`);
+    expect(after).toContain('id="no-approvals-live"');
+
+    // A decided draft, or a revision that is no longer the one waiting, is a conflict shown on the page.
+    const late = await postForm(
+      server,
+      `${path}/${liveDraft.id}/reject`,
+      { csrf: session.csrf, revision: "1" },
+      { cookie: session.cookie },
+    );
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain("state approved");
+    await server.core.drafts.edit(test, testDraft.id, { metadata: { v: "2" } });
+    await server.core.drafts.requestApproval(test, testDraft.id);
+    const stale = await postForm(
+      server,
+      `${path}/${testDraft.id}/reject`,
+      { csrf: session.csrf, revision: "1" },
+      { cookie: session.cookie },
+    );
+    expect(stale.status).toBe(409);
+    expect((await server.core.drafts.get(test, testDraft.id)).state).toBe("approval_requested");
+    const rejected = await postForm(
+      server,
+      `${path}/${testDraft.id}/reject`,
+      { csrf: session.csrf, revision: "2" },
+      { cookie: session.cookie },
+    );
+    expect(rejected.status).toBe(303);
+    expect((await server.core.drafts.get(test, testDraft.id)).state).toBe("rejected");
+
+    const unknownDraft = await postForm(
+      server,
+      `${path}/drf_${"0".repeat(44)}/approve`,
+      { csrf: session.csrf, revision: "1" },
+      { cookie: session.cookie },
+    );
+    expect(unknownDraft.status).toBe(404);
+    const unknownWorkspace = await fetch(
+      `${server.base}/dashboard/workspaces/ws_${"0".repeat(32)}/approvals`,
+      {
+        headers: { cookie: session.cookie },
+      },
+    );
+    expect(unknownWorkspace.status).toBe(404);
   });
 });
 

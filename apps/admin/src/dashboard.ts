@@ -5,6 +5,7 @@ import { getRequestIP } from "h3";
 import { readForm } from "./http.ts";
 import type { WorkspacePageContext, WorkspaceRow } from "./pages.ts";
 import {
+  approvalsPage,
   CONTENT_SECURITY_POLICY,
   LEDGER_ENTRIES_SHOWN,
   listPage,
@@ -31,6 +32,8 @@ const MAX_FORM_BYTES = 8 * 1024;
 const SIGN_IN_FORM_SECONDS = 60 * 60;
 /** Workspaces per page of the list. */
 const PAGE_SIZE = 50;
+/** Pending approvals per mode shown on a workspace's approvals page. */
+const APPROVALS_SHOWN = 50;
 
 interface DashboardContext {
   core: MailpieceCore;
@@ -263,6 +266,105 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       return redirect(`/dashboard/workspaces/${encodeURIComponent(id)}?live=enabled`);
     }),
   );
+
+  /** The approvals page of a workspace: each mode's pending approvals (from its cursor), with a notice. */
+  const approvalsAnswer = async (
+    id: string,
+    csrf: string,
+    options: {
+      cursors?: Partial<Record<"test" | "live", string>>;
+      notice?: { kind: "error" | "info"; message: string };
+      status?: number;
+    } = {},
+  ) => {
+    const workspace = await core.workspaces.get(id);
+    if (!workspace) return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+    const pendingOf = async (mode: "test" | "live") => {
+      const cursor = options.cursors?.[mode];
+      const found = await core.drafts.workspaceApprovals(workspace.id, mode, {
+        state: "pending",
+        limit: APPROVALS_SHOWN,
+        ...(cursor ? { cursor } : {}),
+      });
+      return { approvals: found.data, nextCursor: found.next_cursor };
+    };
+    const [test, live] = await Promise.all([pendingOf("test"), pendingOf("live")]);
+    return page(
+      approvalsPage({
+        csrf,
+        workspace,
+        pending: { test, live },
+        ...(options.notice ? { notice: options.notice } : {}),
+      }),
+      options.status,
+    );
+  };
+
+  app.get(
+    "/dashboard/workspaces/:id/approvals",
+    route(async (event) => {
+      const session = await sessionOf(event);
+      if (!session) return redirect("/dashboard");
+      const query = event.url.searchParams;
+      const decided = query.get("decided");
+      // Only a draft id is repeated on the page: the notice cannot be made to say anything else.
+      const draft = /^drf_[0-9a-f]{44}$/.test(query.get("draft") ?? "") ? query.get("draft") : undefined;
+      const cursors = {
+        ...(query.get("test_cursor") ? { test: query.get("test_cursor")! } : {}),
+        ...(query.get("live_cursor") ? { live: query.get("live_cursor")! } : {}),
+      };
+      try {
+        return await approvalsAnswer(event.context.params?.id ?? "", session.csrf, {
+          cursors,
+          ...(draft && (decided === "approved" || decided === "rejected")
+            ? { notice: { kind: "info" as const, message: `Draft ${draft} was ${decided}.` } }
+            : {}),
+        });
+      } catch (error) {
+        if (CoreError.isInstance(error) && error.code === "invalid_query") {
+          return page(messagePage("Not found", "This page of the list does not exist.", session.csrf), 400);
+        }
+        throw error;
+      }
+    }),
+  );
+
+  for (const decision of ["approve", "reject"] as const) {
+    app.post(
+      `/dashboard/workspaces/:id/approvals/:draft_id/${decision}`,
+      route(async (event) => {
+        const checked = await signedInPost(event);
+        if (checked instanceof Response) return checked;
+        const id = event.context.params?.id ?? "";
+        const draft = event.context.params?.draft_id ?? "";
+        const csrf = checked.session.csrf;
+        if (!(await core.workspaces.get(id))) {
+          return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+        }
+        const revision = checked.form.get("revision") ?? "";
+        try {
+          await core.drafts.decide(id, draft, decision, {
+            body: { revision: /^[0-9]{1,9}$/.test(revision) ? Number(revision) : revision },
+            via: "dashboard",
+          });
+        } catch (error) {
+          if (!CoreError.isInstance(error)) throw error;
+          const refusals: Partial<Record<string, number>> = {
+            state_conflict: 409,
+            not_found: 404,
+            validation_failed: 400,
+          };
+          const status = refusals[error.code];
+          if (status === undefined) throw error;
+          return approvalsAnswer(id, csrf, { notice: { kind: "error", message: error.message }, status });
+        }
+        const done = decision === "approve" ? "approved" : "rejected";
+        return redirect(
+          `/dashboard/workspaces/${encodeURIComponent(id)}/approvals?decided=${done}&draft=${encodeURIComponent(draft)}`,
+        );
+      }),
+    );
+  }
 
   app.all(
     "/dashboard/**",

@@ -29,6 +29,7 @@ const CORE_STATUS: Partial<Record<string, number>> = {
   validation_failed: 422,
   invalid_query: 400,
   not_found: 404,
+  state_conflict: 409,
   unauthorized: 401,
   forbidden: 403,
   rate_limited: 429,
@@ -120,6 +121,17 @@ export async function readJsonObject(event: H3Event, limitBytes: number): Promis
     throw new AdminError(400, "invalid_json", "The body must be a JSON object.");
   }
   return value as Record<string, unknown>;
+}
+
+/** Like readJsonObject, but a request without a body (no Content-Type, no length or 0) reads as `{}`. */
+export async function readOptionalJsonObject(
+  event: H3Event,
+  limitBytes: number,
+): Promise<Record<string, unknown>> {
+  const length = event.req.headers.get("content-length");
+  const chunked = event.req.headers.has("transfer-encoding");
+  if (mediaType(event) === "" && (length === "0" || (length === null && !chunked))) return {};
+  return readJsonObject(event, limitBytes);
 }
 
 /** A form post's fields (the first value of each name), or undefined when it is not a readable form. */

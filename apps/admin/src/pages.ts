@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import type { CreditLedgerEntryView, IssuedKey, ModeCredits, WorkspaceView } from "@mailpiece/core";
+import type {
+  ApprovalSummary,
+  CreditLedgerEntryView,
+  IssuedKey,
+  ModeCredits,
+  WorkspaceView,
+} from "@mailpiece/core";
 import type { AdminWorkspaceView, KeyMode } from "./views.ts";
 
 /** Escapes a value for HTML text and attribute values (names come from users). */
@@ -42,6 +48,7 @@ code{background:#eef0f4;padding:0 4px;border-radius:4px;font-size:.9em}
 label{display:block;font-size:.9rem;margin-bottom:2px}
 input{width:100%;font:inherit;padding:9px;border:1px solid #b9bfca;border-radius:6px}
 .row{display:flex;gap:8px;flex-wrap:wrap;align-items:flex-end}.row .grow{flex:1 1 240px}
+.decide{display:flex;gap:8px}.decide form{margin:0}button.reject{background:#b42318}
 button{font:inherit;font-weight:600;padding:9px 16px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
 .narrow button{width:100%;margin-top:12px}
 button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #93b4f5;outline-offset:1px}
@@ -246,6 +253,7 @@ ${ctx.liveKey ? `<div class="card" id="live-key"><h2>First live API key</h2><p>G
 <dt>ID</dt><dd><code id="workspace-id">${text(workspace.id)}</code></dd>
 <dt>Created</dt><dd>${when(workspace.created_at)}</dd>
 <dt>Live enabled</dt><dd id="live-enabled">${live}</dd>
+<dt>Approvals</dt><dd><a href="/dashboard/workspaces/${encodeURIComponent(workspace.id)}/approvals" id="approvals-link">Drafts waiting for approval</a></dd>
 </dl></div>
 <div class="grid">
 <div class="card"><h2>API keys</h2>
@@ -265,6 +273,65 @@ ${balanceRow("live", workspace.balances.live)}
 ${ledgerTable("test", ctx.ledgers.test)}
 <h2>Last live ledger entries</h2>
 ${ledgerTable("live", ctx.ledgers.live)}
+</div>`,
+  });
+}
+
+export interface ApprovalsPageContext {
+  csrf: string;
+  workspace: Pick<WorkspaceView, "id" | "name">;
+  /** Each mode's pending approvals (a page of them), and the cursor of the next page. */
+  pending: Record<KeyMode, { approvals: ApprovalSummary[]; nextCursor: string | null }>;
+  /** What the last decision did, or why it was refused. */
+  notice?: { kind: "error" | "info"; message: string };
+}
+
+function approvalRows(ctx: ApprovalsPageContext, mode: KeyMode): string {
+  const { approvals, nextCursor } = ctx.pending[mode];
+  if (approvals.length === 0)
+    return `<p class="muted" id="no-approvals-${mode}">No ${mode} drafts wait for approval.</p>`;
+  const base = `/dashboard/workspaces/${encodeURIComponent(ctx.workspace.id)}/approvals`;
+  const decision = (approval: ApprovalSummary, action: "approve" | "reject", label: string) =>
+    `<form method="post" action="${base}/${encodeURIComponent(approval.draft_id)}/${action}">${csrfField(ctx.csrf)}<input type="hidden" name="revision" value="${approval.revision}"><button type="submit" class="${action}" id="${action}-${text(approval.draft_id)}">${label}</button></form>`;
+  const rows = approvals
+    .map(
+      (approval) => `<tr data-draft="${text(approval.draft_id)}">
+<td><code>${text(approval.draft_id)}</code></td><td>${text(approval.type)}</td><td class="num">${approval.revision}</td>
+<td class="num">${usd(approval.price_cents)}</td><td>${approval.requested_at === null ? "—" : when(approval.requested_at)}</td>
+<td><div class="decide">${decision(approval, "approve", "Approve")}${decision(approval, "reject", "Reject")}</div></td>
+</tr>`,
+    )
+    .join("\n");
+  const next =
+    nextCursor === null
+      ? ""
+      : `<p><a href="${base}?${mode}_cursor=${encodeURIComponent(nextCursor)}" id="next-${mode}">More ${mode} approvals</a></p>`;
+  return `<div class="scroll"><table class="approvals" id="approvals-${mode}">
+<thead><tr><th>Draft</th><th>Type</th><th class="num">Revision</th><th class="num">Price</th><th>Requested</th><th>Decision</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>${next}`;
+}
+
+/**
+ * A workspace's drafts waiting for a person's approval, live first (they spend money), with approve and reject
+ * buttons. Each row shows the expense only: kind, revision, price, when it was asked; each decision names the
+ * revision shown, so a draft revised meanwhile is not decided unseen. Approving neither charges nor sends.
+ */
+export function approvalsPage(ctx: ApprovalsPageContext): string {
+  const { workspace } = ctx;
+  return layout({
+    title: `Approvals · ${workspace.name}`,
+    csrf: ctx.csrf,
+    body: `<p><a href="/dashboard/workspaces/${encodeURIComponent(workspace.id)}">← ${text(workspace.name)}</a></p>
+<h1>Approvals</h1>
+${ctx.notice === undefined ? "" : notice(ctx.notice.kind, ctx.notice.message)}
+<p class="muted">Approving a draft neither charges nor sends it: the workspace releases it with its API key.</p>
+<div class="card"><h2>Live drafts</h2>
+${approvalRows(ctx, "live")}
+</div>
+<div class="card"><h2>Test drafts</h2>
+${approvalRows(ctx, "test")}
 </div>`,
   });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { serveOnLoopback } from "@mailpiece/conformance";
-import { createMailpieceCore, type MailpieceCore } from "@mailpiece/core";
+import { makePdf, serveOnLoopback } from "@mailpiece/conformance";
+import { createMailpieceCore, type MailpieceCore, type Principal } from "@mailpiece/core";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { H3 } from "h3";
 import { createAdminApp } from "./admin-app.ts";
@@ -126,4 +126,44 @@ export async function signIn(
   const cookie = `mp_admin=${cookieSet(signedIn, "mp_admin")}`;
   const page = await fetch(`${server.base}/dashboard`, { headers: { cookie } });
   return { cookie, csrf: csrfOf(await page.text()) };
+}
+
+/**
+ * A letter draft of the principal's workspace and mode, waiting for approval: a one-page document uploaded and
+ * completed, quoted, saved as a draft with these addresses and metadata, and its approval requested.
+ */
+export async function pendingDraft(
+  core: MailpieceCore,
+  principal: Principal,
+  metadata: Record<string, string> = {},
+) {
+  const pdf = await makePdf(1);
+  const intent = await core.projects.createUploadIntent(principal, {
+    content_type: "application/pdf",
+    byte_size: pdf.byteLength,
+  });
+  const token = new URL(intent.upload_path, "http://x").searchParams.get("token")!;
+  await core.projects.uploadDocument({
+    document_id: intent.document_id,
+    token,
+    content_type: "application/pdf",
+    bytes: pdf,
+  });
+  await core.projects.completeDocument(principal, intent.document_id, { page_count: 1 });
+  const quote = await core.projects.createQuote(principal, "letter", { document_id: intent.document_id });
+  const party = (name: string) => ({
+    name,
+    line1: "350 Fifth Avenue",
+    city: "New York",
+    state: "NY",
+    zip: "10118",
+  });
+  const draft = await core.drafts.create(principal, {
+    type: "letter",
+    quote_id: quote.quote_id,
+    recipient: party("Grace Recipient"),
+    sender: party("Ada Sender"),
+    metadata,
+  });
+  return core.drafts.requestApproval(principal, draft.id);
 }

@@ -58,15 +58,20 @@ import {
 } from "./flowers/index.ts";
 import { flowerSubmissionWork, liftLegacyFlowerWork } from "./flowers/submission.ts";
 import { runFulfilment } from "./fulfilment.ts";
+import type { Handwritten } from "./handwritten/index.ts";
+import { createHandwritten } from "./handwritten/index.ts";
 import type { QueueWork, RunQueueOptions } from "./job-runner.ts";
 import { runQueue } from "./job-runner.ts";
 import { findMailing, loadMailing } from "./mailings.ts";
+import type { OrderRecord } from "./order-record.ts";
 import type { OrderStatusView } from "./order-status.ts";
 import { confirmerOf } from "./payments/confirm.ts";
 import type { PaymentRails } from "./payments/pay.ts";
 import { liftLegacyPaymentWork, paymentWork } from "./payments/payment-work.ts";
 import type { PreviewMemo } from "./previews.ts";
 import { collectPreviews, createPreviewSigner, keepPreview, openDocument } from "./previews.ts";
+import type { ProjectDrafts } from "./project-drafts/index.ts";
+import { createDraftTypes, createProjectDrafts, orderDraftType } from "./project-drafts/index.ts";
 import type {
   AutoRefillView,
   BillingContext,
@@ -108,10 +113,18 @@ import { createQuote } from "./projects/quotes.ts";
 import type { TopUpSessionView } from "./projects/top-ups.ts";
 import { createTopUpSession, getTopUpSession, payTopUpSession } from "./projects/top-ups.ts";
 import { createLocalRateLimiter } from "./rate-limit.ts";
+import type { ReturnReceipts } from "./receipts/index.ts";
+import { createReturnReceipts } from "./receipts/index.ts";
+import type { Templates } from "./templates/index.ts";
+import { createTemplates } from "./templates/index.ts";
+import type { TestDrafts } from "./test-drafts/index.ts";
+import { createTestDrafts } from "./test-drafts/index.ts";
 import type { UploadRecord, UploadSlot } from "./uploads.ts";
 import { fillUpload, openUploadSlot } from "./uploads.ts";
 import type { OrderValidationView } from "./validate-order.ts";
 import { prepareOrder } from "./validate-order.ts";
+import type { WebhookOptions, WebhookSender, Webhooks } from "./webhooks/index.ts";
+import { createWebhooks, recordOrderEvents } from "./webhooks/index.ts";
 import type { KeyAction, Permission } from "./workspaces/api-keys.ts";
 import type { CreditBalanceView, CreditLedgerPage } from "./workspaces/credits.ts";
 import { workspaceCredits } from "./workspaces/credits.ts";
@@ -178,6 +191,14 @@ export interface CoreDeps {
   jobs?: JobQueue;
   /** Told of failures of work that runs after its request answered (automatic refills); default: ignored. */
   onBackgroundError?: (error: unknown) => void;
+  /**
+   * POSTs one webhook delivery (the fetch-https poster: public HTTPS receivers only); default: none, so every
+   * delivery fails and is retried on the schedule.
+   */
+  webhookSender?: WebhookSender;
+  /** Checks a webhook receiver URL when an endpoint is created (the poster's `check`); default: the HTTPS rule only. */
+  checkWebhookUrl?: (url: string) => Promise<void>;
+  webhookOptions?: WebhookOptions;
 }
 
 /** How long one process holds a background job without a sign of life (renewed while it works on it). */
@@ -359,6 +380,22 @@ export interface MailpieceCore {
      */
     setAutoRefill(principal: Principal, body: unknown): Promise<AutoRefillView>;
   };
+  /**
+   * Drafts and their approvals (spec 3): saved without spending, revised, approved by a person, released once. The
+   * draft types offered are letter and postcard; another (template, handwritten) is offered by one
+   * `draftTypes.register(name, type)` in createMailpieceCore.
+   */
+  readonly drafts: ProjectDrafts;
+  /** Signed webhooks of the Projects API: endpoints, events per order status, deliveries and replays. */
+  readonly webhooks: Webhooks;
+  /** Signed electronic return receipts of certified letters: kept, read, exported. */
+  readonly returnReceipts: ReturnReceipts;
+  /** Letter templates with {{variables}} and immutable versions, sent as letters on the credits. */
+  readonly templates: Templates;
+  /** Handwritten cards: a proof in a handwriting font, written and posted without carrier tracking. */
+  readonly handwritten: Handwritten;
+  /** The test-mode drafts of {base_url}/v1/test: watermarked previews, zero-dollar quotes, fake lifecycles. */
+  readonly testDrafts: TestDrafts;
   /** Moves paid orders along (preparation, submission, tracking); returns how many it worked on. */
   fulfil(options?: { owner?: string; pollMs?: number }): Promise<number>;
   /**
@@ -461,6 +498,47 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
   const creditsChanged = (workspaceId: string, mode: "test" | "live") =>
     startAutoRefill(billingCtx, workspaceId, mode).catch((error: unknown) => deps.onBackgroundError?.(error));
   const orderCtx: ProjectOrderContext = { ...projectCtx, creditsChanged };
+  const webhooks = createWebhooks({
+    store: deps.store,
+    jobs,
+    clock,
+    ids: ctx.ids,
+    send:
+      deps.webhookSender ??
+      (async () => {
+        throw new Error("no webhook sender is configured");
+      }),
+    ...(deps.checkWebhookUrl ? { checkUrl: deps.checkWebhookUrl } : {}),
+    ...(deps.webhookOptions ? { options: deps.webhookOptions } : {}),
+  });
+  const returnReceipts = createReturnReceipts({
+    store: deps.store,
+    blobs: deps.blobs,
+    jobs,
+    clock,
+    providers: deps.printProviders ?? [],
+  });
+  /** After each fulfilment round of an order: its credits follow its status, then its events and its receipt. */
+  const afterSteps = async (order: OrderRecord) => {
+    const settled = await settleProjectCredits(orderCtx, order);
+    await recordOrderEvents(webhooks, settled);
+    await returnReceipts.noteDelivered(settled);
+    return settled;
+  };
+  const draftTypes = createDraftTypes();
+  const draftOrderCtx = { ...orderCtx, quoteTtlMs: config.quoteTtlMs };
+  draftTypes.register("letter", orderDraftType(draftOrderCtx, "letter"));
+  draftTypes.register("postcard", orderDraftType(draftOrderCtx, "postcard"));
+  /** A Projects API order as every read shows it: with its receipt fields and its webhook events. */
+  const readOrder = async (principal: Principal, found: OrderRecord) => ({
+    ...projectOrderView(found, false),
+    ...(await returnReceipts.fieldsOf(found)),
+    webhook_events: await webhooks.eventsOfOrder(principal, found.id),
+  });
+  const templates = createTemplates(orderCtx);
+  const handwritten = createHandwritten({ ...orderCtx, readOrder });
+  draftTypes.register("template", templates.draftType);
+  draftTypes.register("handwritten", handwritten.draftType);
   const topUpCtx = {
     ...projectCtx,
     creditsChanged,
@@ -514,6 +592,8 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     queueRound(orderIntentWork(orderCtx)),
     queueRound(autoRefillWork(billingCtx)),
     queueRound(documentCollectionWork(retention)),
+    queueRound(webhooks.deliveryWork),
+    queueRound(returnReceipts.work),
     ...(flowerCtx ? [queueRound(flowerSubmissionWork(flowerCtx))] : []),
   ];
   let lifted: Promise<void> | undefined;
@@ -579,7 +659,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         createOrder: (principal, kind, body, key) => createProjectOrder(orderCtx, principal, kind, body, key),
         async getOrder(principal, kind, id) {
           const found = await loadProjectOrder(projectCtx, principal, kind, id);
-          return found ? projectOrderView(found, false) : undefined;
+          return found ? readOrder(principal, found) : undefined;
         },
         createTopUp: (principal, body) => createTopUpSession(topUpCtx, principal, body),
         getTopUp: (id) => getTopUpSession(topUpCtx, id),
@@ -596,6 +676,12 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
         },
       };
     })(),
+    webhooks,
+    returnReceipts,
+    templates,
+    handwritten,
+    testDrafts: createTestDrafts({ ...ctx, ...(signer ? { previews: signer } : {}) }),
+    drafts: createProjectDrafts({ store: ctx.store, clock: ctx.clock, ids: ctx.ids, types: draftTypes }),
     async getCampaign(id) {
       const found = await findMailing(ctx, id);
       return found?.kind === "campaign" ? campaignView(ctx.store, found.record) : undefined;
@@ -628,7 +714,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       worked += await runFulfilment({
         ...ctx,
         providers: deps.printProviders ?? [],
-        afterSteps: (order) => settleProjectCredits(orderCtx, order),
+        afterSteps,
         ...options,
       }).catch((error: unknown) => {
         failures.push(error);

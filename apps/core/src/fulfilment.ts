@@ -20,6 +20,7 @@ import { todayUtc } from "@mailpiece/typesetter/light";
 import type { DocumentKeeper } from "./document-retention.ts";
 import { keepDocumentFor } from "./document-retention.ts";
 import { formRefusalAtFulfilment } from "./forms.ts";
+import { isHandwrittenOrder } from "./handwritten/handwritten-piece.ts";
 import { runQueue } from "./job-runner.ts";
 import type { OrderRecord } from "./order-record.ts";
 import { loadOrder, updateOrder } from "./order-record.ts";
@@ -315,12 +316,16 @@ function tracking(
   };
 }
 
+/**
+ * The print job of an order. A handwritten order (its document the proof the machine writes from) is a `handwritten`
+ * job: postcard_size null, and the options it was stored with (standard mail, one side, no proof of mailing).
+ */
 async function printJob(ctx: FulfilmentContext, order: OrderRecord): Promise<PrintJob> {
   const blob = await ctx.blobs.get(order.document.blob_key);
   const o = order.order;
   const postcard = o.mailpiece_type === "postcard";
   return {
-    mailpiece_type: o.mailpiece_type,
+    mailpiece_type: isHandwrittenOrder(order) ? "handwritten" : o.mailpiece_type,
     postcard_size: o.postcard_size ?? null,
     document: {
       bytes: blob?.bytes ?? new Uint8Array(0),

@@ -28,6 +28,7 @@ export type {
   FlowerQuoteView,
 } from "./flowers/index.ts";
 export { FULFILMENT_QUEUE, fulfilmentJobKey } from "./fulfilment.ts";
+export type { Handwritten, PreparedHandwrittenSend } from "./handwritten/index.ts";
 export type { JobOutcome, QueueWork, RunQueueOptions } from "./job-runner.ts";
 export { runQueue } from "./job-runner.ts";
 export { MAX_REQUEST_IDS_PER_ORDER } from "./open-mailing.ts";
@@ -38,6 +39,23 @@ export type { PayableKind, PaymentStatus } from "./payments/payment-record.ts";
 export { PAYMENTS_QUEUE, paymentJobKey } from "./payments/payment-record.ts";
 export { notePaymentWork } from "./payments/payment-work.ts";
 export { documentWorkBusy } from "./pdf-work.ts";
+export type {
+  ApprovalState,
+  ApprovalSummary,
+  DecisionInput,
+  DraftListQuery,
+  DraftOrder,
+  DraftPrice,
+  DraftRevisionView,
+  DraftState,
+  DraftType,
+  DraftTypeName,
+  DraftView,
+  ListPage,
+  ProjectDrafts,
+  SendBody,
+} from "./project-drafts/index.ts";
+export { DRAFT_STATES, DRAFT_TYPE_NAMES, MAX_DECISION_NOTE_CHARS } from "./project-drafts/index.ts";
 export type {
   AutoRefillView,
   PaymentMethodView,
@@ -52,10 +70,31 @@ export type { TopUpSessionView } from "./projects/top-ups.ts";
 export type { QuoteView } from "./quote-order.ts";
 export type { LocalRateLimiter, RateDecision, RateLimit } from "./rate-limit.ts";
 export { createLocalRateLimiter } from "./rate-limit.ts";
+export type {
+  ErrStatus,
+  ReceiptArchive,
+  ReceiptExportQuery,
+  ReturnReceiptFields,
+  ReturnReceipts,
+} from "./receipts/index.ts";
 export { updateRecord } from "./records.ts";
+export type { PreparedTemplateSend, TemplatePage, Templates, TemplateView } from "./templates/index.ts";
+export * from "./test-drafts/index.ts";
 export type { UploadError, UploadRecord, UploadSlot } from "./uploads.ts";
 export { UPLOAD_MESSAGES } from "./uploads.ts";
 export type { OrderValidationView } from "./validate-order.ts";
+export type {
+  OrderStatusChange,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+  WebhookEventPage,
+  WebhookEventView,
+  WebhookOptions,
+  WebhookRequest,
+  WebhookSender,
+  Webhooks,
+} from "./webhooks/index.ts";
+export { WEBHOOK_QUEUE } from "./webhooks/index.ts";
 export type { KeyAction, KeyMode, Permission } from "./workspaces/api-keys.ts";
 export { PERMISSIONS } from "./workspaces/api-keys.ts";
 export type {

@@ -99,6 +99,7 @@ describe("the machine app against hostile requests", () => {
       pdfWork: {
         typesetLetter: () => Promise.reject(busy),
         typesetHandwritten: () => Promise.reject(busy),
+        watermarkPdf: () => Promise.reject(busy),
         inspectPdf: () => Promise.reject(busy),
         checkPostcard: () => Promise.reject(busy),
         buildPacket: () => Promise.reject(busy),

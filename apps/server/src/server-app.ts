@@ -3,6 +3,7 @@ import { createCheckoutApp } from "@mailpiece/checkout";
 import type { MailpieceCore } from "@mailpiece/core";
 import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/machine";
 import { createMcpApp } from "@mailpiece/mcp";
+import { createTestDraftsApp } from "@mailpiece/test-drafts";
 import { createUcpApp, type UcpAppOptions } from "@mailpiece/ucp";
 import { createV1App } from "@mailpiece/v1";
 import { H3 } from "h3";
@@ -113,6 +114,15 @@ export function createServerApp(
       trustProxy: options.trustProxy === true,
       onUnexpectedError,
       ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    }),
+  );
+  // The test-mode drafts of spec 3 at /v1/test: previews, zero-dollar quotes and fake lifecycles, never charged.
+  app.mount(
+    "",
+    createTestDraftsApp(core.testDrafts, {
+      publicUrl: options.publicUrl,
+      trustProxy: options.trustProxy === true,
+      onUnexpectedError,
     }),
   );
   // The hosted checkout of order drafts (spec 1: a draft's checkout_url).

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { CoreConfig, MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
-import { createSafeFetcher } from "@mailpiece/fetch-https";
+import { createSafeFetcher, createSafePoster } from "@mailpiece/fetch-https";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import { createPdfWorkerPool } from "@mailpiece/pdf-work";
 import type { BlobStore, Store } from "@mailpiece/ports";
@@ -126,6 +126,13 @@ export async function startServer(
           timeoutMs: 30_000,
         })
       : undefined;
+  // Webhook receivers are user-supplied URLs: HTTPS at public addresses only (named private hosts in development),
+  // no redirect followed, 10 s and 64 KiB of answer at most.
+  const poster = createSafePoster({
+    anyPublicHost: true,
+    timeoutMs: 10_000,
+    ...(config.webhooks.privateHosts.length > 0 ? { privateHosts: config.webhooks.privateHosts } : {}),
+  });
   const cardPayments = checkoutPayments(config.checkout, store);
   const previewSecret = config.previewSecret ?? (await deploymentSecret(config, store, "preview-secret"));
   const core = createMailpieceCore({
@@ -144,6 +151,16 @@ export async function startServer(
       ? {}
       : { testCheckoutPayments: checkoutPayments({ provider: "test" }, store) }),
     ...(fetcher ? { fetchDocument: async (url: string) => (await fetcher.fetch(url)).bytes } : {}),
+    webhookSender: (request) =>
+      poster.post(request.url, {
+        body: request.body,
+        headers: request.headers,
+        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      }),
+    checkWebhookUrl: (url) => poster.check(url),
+    ...(config.webhooks.retryScheduleMs
+      ? { webhookOptions: { retryScheduleMs: config.webhooks.retryScheduleMs } }
+      : {}),
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
     ...(config.pdfWorkers > 0
       ? {

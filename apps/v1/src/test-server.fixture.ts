@@ -1,13 +1,16 @@
 import { createTestCheckout } from "@mailpiece/checkout-test";
 import { serveOnLoopback } from "@mailpiece/conformance";
-import type { CoreConfig, KeyMode, MailpieceCore, Permission } from "@mailpiece/core";
+import type { CoreConfig, CoreDeps, KeyMode, MailpieceCore, Permission } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
+import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import type { H3 } from "h3";
 import type { V1AppOptions } from "./v1-app.ts";
 import { createV1App } from "./v1-app.ts";
 
 export const HOUR = 60 * 60 * 1000;
+/** The simulated printer's pace: accepted, in transit and delivered this long after submission (move the clock). */
+export const SIMULATED_PACE = { acceptAfterMs: 1_000, inTransitAfterMs: 2_000, deliverAfterMs: 3_000 };
 export const TEST_CREDITS_CENTS = 5_000;
 
 /**
@@ -19,9 +22,11 @@ export async function startV1Server(
     core?: Partial<CoreConfig>;
     /** The core the app is given, made from the real one (to stand in for a refusal no public use case makes). */
     wrap?: (core: MailpieceCore) => MailpieceCore;
+    /** Where the core sends webhook deliveries (a stand-in receiver), and how it checks receiver URLs. */
+    webhooks?: Pick<CoreDeps, "webhookSender" | "checkWebhookUrl" | "webhookOptions">;
   } = {},
 ) {
-  const { core: coreConfig, wrap, ...appOptions } = options;
+  const { core: coreConfig, wrap, webhooks, ...appOptions } = options;
   let now = Date.UTC(2026, 10, 24, 12);
   const clock = { now: () => now };
   const store = createMemoryStore();
@@ -30,6 +35,8 @@ export async function startV1Server(
     blobs: createMemoryBlobStore(),
     clock,
     checkoutPayments: createTestCheckout(),
+    printProviders: [createSimulatedPrinter({ store, clock, pace: SIMULATED_PACE })],
+    ...webhooks,
     config: { keyOverlapMs: 24 * HOUR, testCreditsCents: TEST_CREDITS_CENTS, ...coreConfig },
   });
   const unexpected: unknown[] = [];

@@ -5,11 +5,17 @@ import { getRequestIP, H3 } from "h3";
 import { errorResponse, RESPONSE_HEADERS, toV1Error, V1Error } from "./errors.ts";
 import { createSlidingWindowLimiter } from "./rate-limit.ts";
 import type { RouteContext, V1Handler, V1Method } from "./route.ts";
+import { approvalRoutes } from "./routes/approvals.ts";
 import { creditRoutes } from "./routes/credits.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { draftRoutes } from "./routes/drafts.ts";
+import { handwrittenRoutes } from "./routes/handwritten.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { quoteRoutes } from "./routes/quotes.ts";
+import { returnReceiptRoutes } from "./routes/return-receipts.ts";
+import { templateRoutes } from "./routes/templates.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 export interface V1AppOptions {
   /** Absolute base URL of the deployment, for links in responses. */
@@ -38,6 +44,12 @@ const MODULES: readonly ((context: RouteContext) => void)[] = [
   documentRoutes,
   quoteRoutes,
   orderRoutes,
+  draftRoutes,
+  approvalRoutes,
+  webhookRoutes,
+  returnReceiptRoutes,
+  templateRoutes,
+  handwrittenRoutes,
 ];
 
 /** The bearer token of an Authorization header (scheme case-insensitive), or undefined for anything else. */

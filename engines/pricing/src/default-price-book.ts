@@ -14,16 +14,21 @@ import type { PriceBook } from "./price-book.ts";
  * - priority 1200 and express 3400: flat-rate envelope postage of Priority Mail and Priority Mail Express plus
  *   handling, added to the letter price (domestic only);
  * - postcards by size, printing in color on both sides and postage: 4x6 190, 6x9 260, 11x6 380;
+ * - a handwritten piece 325 (written with a pen by a handwriting machine on one sheet, folded and enveloped), plus
+ *   78 of first-class postage (the USPS first-class stamp), whatever the length of the message;
  * - international postage surcharge per destination, once per mailpiece: CA 150, IN 250, every European
  *   destination 200.
  * Proof of mailing: US Certified Mail to the US; registered mail to CA, BE, CH, ES and FR; none elsewhere.
+ *
+ * Versions: 2026-11-01 letters and postcards; 2026-12-01 adds handwritten mail, every other price unchanged.
  */
 export const DEFAULT_PRICE_BOOK: PriceBook = deepFreeze({
-  pricing_version: "2026-11-01",
+  pricing_version: "2026-12-01",
   currency: "usd",
   origin_country: "US",
   letter: { base_cents: 180, bw_page_cents: 20, color_page_cents: 40 },
   postcard: { "4x6": 190, "6x9": 260, "11x6": 380 },
+  handwritten: { piece_cents: 325, postage_cents: 78 },
   mail_class: { priority_cents: 1200, express_cents: 3400 },
   add_ons: {
     signature_required_cents: 450,

@@ -35,6 +35,11 @@ export interface PriceBook {
   };
   /** One postcard by size: printing (color, both sides) and postage. */
   readonly postcard: { readonly [size in PostcardSize]: number };
+  /**
+   * One handwritten piece (a single sheet written with a pen by a handwriting machine), whatever its length: the
+   * writing, the sheet and its envelope; and the first-class stamp it is posted with. Standard mail only.
+   */
+  readonly handwritten: { readonly piece_cents: number; readonly postage_cents: number };
   /** Faster domestic mail classes, added to a letter instead of first-class postage. Domestic only. */
   readonly mail_class: { readonly priority_cents: number; readonly express_cents: number };
   readonly add_ons: {
@@ -64,6 +69,7 @@ export function validatePriceBook(book: unknown): PriceBook {
     "origin_country",
     "letter",
     "postcard",
+    "handwritten",
     "mail_class",
     "add_ons",
     "destinations",
@@ -83,6 +89,10 @@ export function validatePriceBook(book: unknown): PriceBook {
   const postcard = record(root.postcard, "postcard");
   exactKeys(postcard, "postcard", POSTCARD_SIZES);
   for (const size of POSTCARD_SIZES) cents(postcard[size], `postcard.${size}`);
+
+  const handwritten = record(root.handwritten, "handwritten");
+  exactKeys(handwritten, "handwritten", ["piece_cents", "postage_cents"]);
+  for (const key of ["piece_cents", "postage_cents"]) cents(handwritten[key], `handwritten.${key}`);
 
   const mailClass = record(root.mail_class, "mail_class");
   exactKeys(mailClass, "mail_class", ["priority_cents", "express_cents"]);

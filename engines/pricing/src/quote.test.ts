@@ -34,6 +34,10 @@ function postcard(overrides: Partial<QuoteInput> = {}): QuoteInput {
   });
 }
 
+function handwritten(overrides: Partial<QuoteInput> = {}): QuoteInput {
+  return letter({ mailpiece_type: "handwritten", page_count: 1, double_sided: false, ...overrides });
+}
+
 const NO_FLOOR = { min_cents: 0, max_cents: 1_000_000 };
 
 function codes(q: Quote): [string, number, number, number][] {
@@ -251,20 +255,60 @@ describe("postcards", () => {
     expect(q.total_cents).toBe(580);
   });
 
+  it("requires a postcard size", () => {
+    const input = postcard();
+    delete input.postcard_size;
+    expectFailure(() => quote(input), "invalid_quote_input", "postcard_size");
+  });
+});
+
+describe("handwritten pieces", () => {
+  it("charges the piece and its first-class stamp from the book", () => {
+    const q = quote(handwritten());
+    expect(codes(q)).toEqual([
+      ["handwritten_piece", 1, 325, 325],
+      ["first_class_postage", 1, 78, 78],
+    ]);
+    expect(q.total_cents).toBe(403);
+    expect(q.route).toMatchObject({ zone: "domestic", proof: "none" });
+  });
+
+  it("ignores pages, color, sides and signature: a handwritten piece is priced by the piece", () => {
+    expect(
+      quote(handwritten({ page_count: 4, color: true, double_sided: true, signature_required: true })),
+    ).toEqual(quote(handwritten()));
+  });
+
+  it("adds the route surcharge abroad", () => {
+    const q = quote(handwritten({ destination_country: "CA" }));
+    expect(codes(q).map(([code, , , amount]) => [code, amount])).toEqual([
+      ["handwritten_piece", 325],
+      ["first_class_postage", 78],
+      ["route_postage", 150],
+    ]);
+    expect(q.route.zone).toBe("international");
+  });
+
+  it("takes its prices from the book it is given", () => {
+    const book = structuredClone(DEFAULT_PRICE_BOOK) as PriceBook;
+    (book.handwritten as { piece_cents: number }).piece_cents = 500;
+    expect(quote(handwritten(), { book }).total_cents).toBe(578);
+  });
+});
+
+describe.each([
+  ["postcards", postcard, "Postcards"],
+  ["handwritten pieces", handwritten, "Handwritten pieces"],
+] as const)("%s travel as plain standard mail", (_kind, piece, pieces) => {
   it.each([
     ["certified", { certified: true }],
     ["certified_return_receipt", { certified: false, certified_return_receipt: true }],
     ["restricted_delivery", { restricted_delivery: true }],
     ["mail_class", { mail_class: "priority" as const }],
     ["mail_class", { mail_class: "express" as const }],
-  ])("refuses %s on a postcard", (field, overrides) => {
-    expectFailure(() => quote(postcard(overrides)), "option_unavailable", field);
-  });
-
-  it("requires a postcard size", () => {
-    const input = postcard();
-    delete input.postcard_size;
-    expectFailure(() => quote(input), "invalid_quote_input", "postcard_size");
+  ])("refuses %s", (field, overrides) => {
+    const error = expectFailure(() => quote(piece(overrides)), "option_unavailable", field);
+    expect(error.message.startsWith(`${pieces} `)).toBe(true);
   });
 });
 

@@ -8,10 +8,14 @@ export type MailClass = "standard" | "priority" | "express";
 
 /** Everything that moves the price of one mailpiece to one recipient. */
 export interface QuoteInput {
-  mailpiece_type: "letter" | "postcard";
-  /** Required for postcards; ignored for letters. */
+  /** `handwritten`: one sheet written with a pen by a handwriting machine, posted with a first-class stamp. */
+  mailpiece_type: "letter" | "postcard" | "handwritten";
+  /** Required for postcards; ignored for letters and handwritten pieces. */
   postcard_size?: PostcardSize;
-  /** Integer >= 1: pages of the printed document. Postcards are priced by size, not pages. */
+  /**
+   * Integer >= 1: pages of the printed document. Postcards are priced by size and handwritten pieces by the piece,
+   * not pages.
+   */
   page_count: number;
   /** Letters only; postcards always print in color. */
   color: boolean;
@@ -65,6 +69,7 @@ export interface QuoteBounds {
 export const MACHINE_ORDER_BOUNDS: QuoteBounds = Object.freeze({ min_cents: 340, max_cents: 20000 });
 
 const COUNTRY = /^[A-Z]{2}$/;
+const MAILPIECE_TYPES: readonly QuoteInput["mailpiece_type"][] = ["letter", "postcard", "handwritten"];
 const BOOLEAN_FIELDS = [
   "color",
   "double_sided",
@@ -133,7 +138,9 @@ function priced(input: QuoteInput, book: PriceBook, bounds: QuoteBounds): Quote 
   const items =
     input.mailpiece_type === "postcard"
       ? postcardItems(input, book)
-      : letterItems(input, book, zone, destination.proof?.kind);
+      : input.mailpiece_type === "handwritten"
+        ? handwrittenItems(input, book)
+        : letterItems(input, book, zone, destination.proof?.kind);
   if (destination.route_cents > 0) {
     items.push(
       item(
@@ -180,10 +187,14 @@ function priced(input: QuoteInput, book: PriceBook, bounds: QuoteBounds): Quote 
   };
 }
 
-function postcardItems(input: QuoteInput, book: PriceBook): LineItem[] {
+/**
+ * Refuses what a piece that travels as plain standard mail cannot take (postcards, handwritten pieces): proof of
+ * mailing, its receipts and a faster mail class. `pieces` names them in the message ("Postcards").
+ */
+function refuseMailOptions(input: QuoteInput, pieces: string): void {
   for (const field of ["certified", "certified_return_receipt", "restricted_delivery"] as const) {
     if (input[field]) {
-      throw new PricingError("option_unavailable", `Postcards cannot be sent with ${label(field)}.`, {
+      throw new PricingError("option_unavailable", `${pieces} cannot be sent with ${label(field)}.`, {
         field,
       });
     }
@@ -191,12 +202,16 @@ function postcardItems(input: QuoteInput, book: PriceBook): LineItem[] {
   if (input.mail_class !== "standard") {
     throw new PricingError(
       "option_unavailable",
-      `Postcards travel as standard mail, not ${input.mail_class}.`,
+      `${pieces} travel as standard mail, not ${input.mail_class}.`,
       {
         field: "mail_class",
       },
     );
   }
+}
+
+function postcardItems(input: QuoteInput, book: PriceBook): LineItem[] {
+  refuseMailOptions(input, "Postcards");
   const size = input.postcard_size as PostcardSize;
   return [
     item(
@@ -205,6 +220,20 @@ function postcardItems(input: QuoteInput, book: PriceBook): LineItem[] {
       1,
       book.postcard[size],
     ),
+  ];
+}
+
+/** One handwritten piece and its stamp, whatever its pages, color or sides; no proof of mailing, no faster class. */
+function handwrittenItems(input: QuoteInput, book: PriceBook): LineItem[] {
+  refuseMailOptions(input, "Handwritten pieces");
+  return [
+    item(
+      "handwritten_piece",
+      "Handwritten piece: written with a pen by a handwriting machine, folded and enveloped",
+      1,
+      book.handwritten.piece_cents,
+    ),
+    item("first_class_postage", "First-class postage (stamp)", 1, book.handwritten.postage_cents),
   ];
 }
 
@@ -338,8 +367,8 @@ function checkInput(input: QuoteInput): void {
   if (typeof input !== "object" || input === null) {
     throw new PricingError("invalid_quote_input", "The quote input must be an object.");
   }
-  if (value.mailpiece_type !== "letter" && value.mailpiece_type !== "postcard") {
-    invalid("mailpiece_type", 'must be "letter" or "postcard"');
+  if (!MAILPIECE_TYPES.includes(value.mailpiece_type as QuoteInput["mailpiece_type"])) {
+    invalid("mailpiece_type", 'must be "letter", "postcard" or "handwritten"');
   }
   if (value.postcard_size !== undefined && !POSTCARD_SIZES.includes(value.postcard_size as PostcardSize)) {
     invalid("postcard_size", `must be one of ${POSTCARD_SIZES.join(", ")}`);

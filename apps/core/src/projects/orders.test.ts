@@ -7,15 +7,7 @@ import { createMailpieceCore } from "../core.ts";
 import type { CoreError } from "../errors.ts";
 import { ORDER_INTENT_GRACE_MS } from "./orders.ts";
 import { readyDocument, refusal } from "./projects.fixture.ts";
-
-const address = (name: string, overrides: Record<string, unknown> = {}) => ({
-  name,
-  street1: "350 Fifth Avenue",
-  city: "New York",
-  province: "NY",
-  zip: "10118",
-  ...overrides,
-});
+import { address, orderCrashStore } from "./sends.fixture.ts";
 
 async function setup(options: { testCreditsCents?: number; store?: Store } = {}) {
   let now = Date.UTC(2026, 10, 24, 12);
@@ -172,6 +164,9 @@ describe("Projects API orders", () => {
       available_cents: before.available_cents - first.price_cents,
       reserved_cents: first.price_cents,
     });
+    // A refused request made nothing, so its key is free for the corrected request.
+    const corrected = await core.projects.createOrder(principal, "letter", await body(), "e");
+    expect(corrected).toMatchObject({ funds_status: "reserved", idempotent_replay: false });
   });
 
   it("never overspends: 50 concurrent orders against a balance that covers some of them", async () => {
@@ -192,27 +187,12 @@ describe("Projects API orders", () => {
   });
 
   it("undoes an order request lost between its reservation and its record, so its retry starts afresh", async () => {
-    let failCreate = false;
-    const inner = createMemoryStore();
-    const store: Store = {
-      ...inner,
-      name: inner.name,
-      capabilities: inner.capabilities,
-      get: (key) => inner.get(key),
-      put: (key, value, options) => inner.put(key, value, options),
-      delete: (key, options) => inner.delete(key, options),
-      list: (prefix, options) => inner.list(prefix, options),
-      close: () => inner.close(),
-      create(key, value, options) {
-        if (failCreate && key.startsWith("orders:")) throw new Error("the process stopped here");
-        return inner.create(key, value, options);
-      },
-    };
+    const { store, crashing } = orderCrashStore();
     const { core, principal, body, balance, advance } = await setup({ store });
     const request = await body();
-    failCreate = true;
+    crashing(true);
     await expect(core.projects.createOrder(principal, "letter", request, "crash")).rejects.toThrow(/stopped/);
-    failCreate = false;
+    crashing(false);
     const held = await balance();
     expect(held.reserved_cents).toBeGreaterThan(0);
     // Within the grace period nothing is undone; after it, the reservation is released and the quote freed.

@@ -1,17 +1,18 @@
 import {
-  type Issue,
   type LetterQuoteRequest,
   type MailOptions,
   type PostcardQuoteRequest,
   parseLetterQuoteRequest,
   parsePostcardQuoteRequest,
 } from "@mailpiece/orders";
-import { PricingError } from "@mailpiece/pricing";
+import { PricingError, type QuoteInput } from "@mailpiece/pricing";
+import type { CoreConfig } from "../config.ts";
 import { keepDocumentFor } from "../document-retention.ts";
 import { inspect } from "../documents.ts";
 import { CoreError } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
 import { priceMailpiece, pricingInput, type QuoteView, toView } from "../quote-order.ts";
+import { updateRecord } from "../records.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
 import { loadDocument, type ProjectDocumentContext, requestProblems } from "./documents.ts";
 
@@ -134,28 +135,19 @@ export async function createQuote(
   );
   if (!preflight.ok) throw requestProblems(preflight.issues);
 
-  let quote: ReturnType<typeof priceMailpiece>;
-  try {
-    quote = priceMailpiece(
-      pricingInput(
-        {
-          mailpiece_type: kind,
-          ...(postcardSize ? { postcard_size: postcardSize } : {}),
-          options: request.options,
-        },
-        pageCount,
-        { destination: request.destination, origin: request.origin },
-      ),
-      ctx.config,
-    );
-  } catch (error) {
-    if (PricingError.isInstance(error)) {
-      throw requestProblems([
-        { path: pricingField(error.field), code: error.code, message: error.message } as Issue,
-      ]);
-    }
-    throw error;
-  }
+  const price = priceRequest(
+    pricingInput(
+      {
+        mailpiece_type: kind,
+        ...(postcardSize ? { postcard_size: postcardSize } : {}),
+        options: request.options,
+      },
+      pageCount,
+      { destination: request.destination, origin: request.origin },
+    ),
+    ctx.config,
+    QUOTE_PRICING_PATHS,
+  );
   const now = ctx.clock.now();
   const record: ProjectQuoteRecord = {
     id: `qt_${ctx.ids.uuid().replaceAll("-", "")}`,
@@ -171,7 +163,7 @@ export async function createQuote(
     standalone_address_page: "standalone_address_page" in request ? request.standalone_address_page : false,
     destination_country_code: request.destination,
     origin_country_code: request.origin,
-    view: toView(quote, ctx.config),
+    view: price,
     created_at: now,
     updated_at: now,
     expires_at: now + ctx.quoteTtlMs,
@@ -231,9 +223,62 @@ export function quoteView(record: ProjectQuoteRecord): ProjectQuoteView {
   };
 }
 
-/** The request field a pricing refusal is about. */
-function pricingField(field: string | undefined): string {
-  if (field === "destination_country") return "destination_country_code";
-  if (field === "origin_country") return "origin_country_code";
-  return field ?? "";
+/** Where a quote request (and a template send, which takes the same options) gives each priced field. */
+export const QUOTE_PRICING_PATHS: PricingPaths = {
+  destination_country: "destination_country_code",
+  origin_country: "origin_country_code",
+};
+
+/** The request field of each pricing input field, where the request names it otherwise. */
+export type PricingPaths = Partial<Record<keyof QuoteInput, string>>;
+
+/**
+ * Prices one piece of a Projects API request with the deployment's price book. A price the book cannot give is
+ * validation_failed with the pricing engine's code at the request's field (`paths`, else the pricing field's name).
+ */
+export function priceRequest(input: QuoteInput, config: CoreConfig, paths: PricingPaths): QuoteView {
+  try {
+    return toView(priceMailpiece(input, config), config);
+  } catch (error) {
+    if (!PricingError.isInstance(error)) throw error;
+    const field = error.field as keyof QuoteInput | undefined;
+    const path = field === undefined ? "" : (paths[field] ?? field);
+    throw requestProblems([{ path, code: error.code, message: error.message }]);
+  }
+}
+
+/** Marks the quote used by this order, once; another order's use refuses. */
+export async function useQuote(
+  ctx: Pick<ProjectDocumentContext, "store" | "clock">,
+  quoteId: string,
+  orderId: string,
+): Promise<ProjectQuoteRecord> {
+  const used = await updateRecord<ProjectQuoteRecord>(ctx.store, quoteKey(quoteId), ctx.clock.now, (q) =>
+    q.used_by === undefined ? { ...q, used_by: orderId } : undefined,
+  );
+  if (used.used_by !== orderId) {
+    throw requestProblems([
+      {
+        path: "quote_id",
+        code: "quote_used",
+        message: "This quote was used by another order; request a new quote.",
+      },
+    ]);
+  }
+  return used;
+}
+
+/** Frees a quote this order had marked used (its request was refused or undone); anything else is left alone. */
+export async function unuseQuote(
+  ctx: Pick<ProjectDocumentContext, "store" | "clock">,
+  quoteId: string,
+  orderId: string,
+): Promise<void> {
+  const found = await ctx.store.get<ProjectQuoteRecord>(quoteKey(quoteId));
+  if (!found || found.value.used_by !== orderId) return;
+  await updateRecord<ProjectQuoteRecord>(ctx.store, quoteKey(quoteId), ctx.clock.now, (q) => {
+    if (q.used_by !== orderId) return undefined;
+    const { used_by: _used, ...rest } = q;
+    return rest as ProjectQuoteRecord;
+  });
 }

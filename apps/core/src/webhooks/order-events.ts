@@ -19,7 +19,7 @@ export function orderStatusChanges(order: OrderRecord): OrderStatusChange[] {
       workspace_id: project.workspace_id,
       mode: project.mode,
       order_id: order.id,
-      kind: order.order.mailpiece_type,
+      kind: view.mailpiece_type,
       status: entry.status_after,
       at: Date.parse(entry.created_at),
       object: { ...view, status: entry.status_after },

@@ -31,8 +31,11 @@ export const LIVE_KEY_PERMISSIONS: readonly Permission[] = [
   "letters:read",
 ];
 
-/** An action checked against a key's permissions. */
-export type KeyAction = "read" | "submit";
+/**
+ * An action checked against a key's permissions: reading; preparing mail without sending it (saving drafts, asking
+ * for their approval); sending.
+ */
+export type KeyAction = "read" | "prepare" | "submit";
 
 const PREFIX = { test: "svc_test_", live: "svc_live_" } as const;
 /** A key: its mode's prefix, then 32 characters of base64url (24 random bytes). */
@@ -76,7 +79,8 @@ function broad(permissions: readonly Permission[]): boolean {
 
 /**
  * What a key of `mode` with `permissions` may do: `allowed`, or the refusal spec 3 names. Reading needs
- * letters:read or any send permission; a test send needs mailings.submit_test; a live send needs
+ * letters:read or any send permission; preparing mail needs the mode's send permission (mailings.submit_test, or
+ * mailings.submit_live), with or without approval; a test send needs mailings.submit_test; a live send needs
  * mailings.submit_live and, to go out without a person's approval, mailings.submit_without_approval
  * (approval_required otherwise). The older pair letters:write + letters:read allows everything.
  */
@@ -91,6 +95,7 @@ export function checkPermission(
   }
   if (mode === "test") return permissions.includes("mailings.submit_test") ? "allowed" : "permission_denied";
   if (!permissions.includes("mailings.submit_live")) return "permission_denied";
+  if (action === "prepare") return "allowed";
   return permissions.includes("mailings.submit_without_approval") ? "allowed" : "approval_required";
 }
 

@@ -231,6 +231,14 @@ describe("permissions", () => {
     expect(checkPermission("live", ["letters:write"], "submit")).toBe("permission_denied");
     expect(checkPermission("test", ["letters:write"], "read")).toBe("permission_denied");
     expect(checkPermission("test", ["mailings.submit_test"], "read")).toBe("allowed");
+    // Preparing mail (drafts, approval requests) needs the mode's send permission, with or without approval.
+    expect(checkPermission("live", ["mailings.submit_live"], "prepare")).toBe("allowed");
+    expect(checkPermission("live", ["mailings.submit_test", "letters:read"], "prepare")).toBe(
+      "permission_denied",
+    );
+    expect(checkPermission("test", ["mailings.submit_test"], "prepare")).toBe("allowed");
+    expect(checkPermission("test", ["letters:read"], "prepare")).toBe("permission_denied");
+    expect(checkPermission("live", ["letters:write", "letters:read"], "prepare")).toBe("allowed");
     const principal = {
       workspace_id: "ws_x",
       mode: "live" as const,
@@ -238,6 +246,10 @@ describe("permissions", () => {
       permissions: ["mailings.submit_live"] as Permission[],
     };
     expect(() => requirePermission(principal, "submit")).toThrow(/approval/);
+    expect(() => requirePermission(principal, "prepare")).not.toThrow();
+    expect(() => requirePermission({ ...principal, permissions: ["letters:read"] }, "prepare")).toThrow(
+      /permission to prepare mail in live mode/,
+    );
   });
 
   it("parses keys by mode and makes rotated permissions a subset", () => {

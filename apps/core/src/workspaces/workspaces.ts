@@ -154,6 +154,8 @@ export async function authenticate(ctx: WorkspaceContext, bearer: string | undef
   };
 }
 
+const ACTION_WORDS: Record<KeyAction, string> = { read: "read", prepare: "prepare mail", submit: "send" };
+
 /** Refuses an action the principal's key may not take, with permission_denied or approval_required. */
 export function requirePermission(principal: Principal, action: KeyAction): void {
   const verdict = checkPermission(principal.mode, principal.permissions, action);
@@ -161,8 +163,8 @@ export function requirePermission(principal: Principal, action: KeyAction): void
   throw new CoreError(
     verdict,
     verdict === "approval_required"
-      ? "This key may send live mail only with an approval: ask for approval in the dashboard, or use a key with mailings.submit_without_approval."
-      : `This key lacks the permission to ${action === "read" ? "read" : "send"} in ${principal.mode} mode.`,
+      ? "This key may send live mail only with a person's approval: save it as a draft (POST /drafts), request its approval, and release it once approved; or use a key with mailings.submit_without_approval."
+      : `This key lacks the permission to ${ACTION_WORDS[action]} in ${principal.mode} mode.`,
   );
 }
 

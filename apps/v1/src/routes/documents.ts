@@ -10,7 +10,7 @@ import { json, type RouteContext } from "../route.ts";
  */
 export function documentRoutes({ core, publicUrl, route, publicRoute }: RouteContext): void {
   route("POST", "/documents/upload-intent", async (event, principal) => {
-    core.workspaces.requirePermission(principal, "submit");
+    core.workspaces.requirePermission(principal, "prepare");
     const { upload_path, ...intent } = await core.projects.createUploadIntent(
       principal,
       await readJsonBody(event),
@@ -39,7 +39,7 @@ export function documentRoutes({ core, publicUrl, route, publicRoute }: RouteCon
   });
 
   route("POST", "/documents/:document_id/complete", async (event, principal) => {
-    core.workspaces.requirePermission(principal, "submit");
+    core.workspaces.requirePermission(principal, "prepare");
     const body = await readJsonBody(event);
     return core.projects.completeDocument(principal, event.context.params?.document_id ?? "", body);
   });

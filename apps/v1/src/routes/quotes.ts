@@ -9,7 +9,8 @@ import { json, type RouteContext } from "../route.ts";
 export function quoteRoutes({ core, route }: RouteContext): void {
   for (const kind of ["letter", "postcard"] as const) {
     route("POST", `/${kind}s/quotes`, async (event, principal) => {
-      core.workspaces.requirePermission(principal, "submit");
+      // Quoting spends nothing: a key that may prepare mail (for a draft and its approval) may quote.
+      core.workspaces.requirePermission(principal, "prepare");
       return json(await core.projects.createQuote(principal, kind, await readJsonBody(event)), 201);
     });
   }
