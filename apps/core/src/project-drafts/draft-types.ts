@@ -43,6 +43,11 @@ export interface DraftType {
    */
   requote?(principal: Principal, body: SendBody): Promise<SendBody>;
   /**
+   * The body as it is saved, once it has no problems: what it leaves to be decided at send time fixed now (a
+   * template's version), so that the revision a person approves is the one that is sent. Absent: saved as given.
+   */
+  pin?(principal: Principal, body: SendBody): Promise<SendBody>;
+  /**
    * Sends the body once per idempotency key: the same key and body answer the same order (idempotent_replay), and
    * a refused send (validation_failed, insufficient_credits) spends nothing.
    */

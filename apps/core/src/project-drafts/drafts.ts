@@ -72,8 +72,9 @@ export async function createProjectDraft(
   }
   const found = typeOf(ctx, body.type);
   if ("path" in found) throw invalidRequest([found], "draft");
-  const send = withoutType(body);
-  await checkBody(found.type, principal, send);
+  const given = withoutType(body);
+  await checkBody(found.type, principal, given);
+  const send = found.type.pin ? await found.type.pin(principal, given) : given;
   const price = await found.type.price(principal, send);
   const now = ctx.clock.now();
   const current: DraftRevision = {
@@ -190,8 +191,10 @@ async function nextRevision(
         `Drafts of type ${draft.type} are not offered by this deployment now.`,
       );
     }
-    const { body, reason } = await prepare(draft, type);
-    await checkBody(type, principal, body);
+    const prepared = await prepare(draft, type);
+    const { reason } = prepared;
+    await checkBody(type, principal, prepared.body);
+    const body = type.pin ? await type.pin(principal, prepared.body) : prepared.body;
     const price = await type.price(principal, body);
     await archiveCurrent(ctx, draft);
     try {

@@ -77,20 +77,29 @@ export function createTemplates(ctx: ProjectOrderContext): Templates {
     id: typeof template_id === "string" ? template_id : "",
     send,
   });
+  const draftType = preparedSendDraftType(
+    {
+      prepare(principal, body) {
+        const { id, send } = withoutId(body);
+        return prepareTemplateSend(ctx, principal, id, send);
+      },
+      send(principal, body, key) {
+        const { id, send } = withoutId(body);
+        return sendTemplate(ctx, principal, id, send, key);
+      },
+    },
+    { field: "template_id", name: "template" },
+  );
   return {
     ...templates,
-    draftType: preparedSendDraftType(
-      {
-        prepare(principal, body) {
-          const { id, send } = withoutId(body);
-          return prepareTemplateSend(ctx, principal, id, send);
-        },
-        send(principal, body, key) {
-          const { id, send } = withoutId(body);
-          return sendTemplate(ctx, principal, id, send, key);
-        },
+    draftType: {
+      ...draftType,
+      // A draft sends the version it was saved with (the one a person approved), not whatever is current later.
+      async pin(principal, body) {
+        if (body.version !== undefined) return body;
+        const { id } = withoutId(body);
+        return { ...body, version: (await getTemplate(ctx, principal, id)).version };
       },
-      { field: "template_id", name: "template" },
-    ),
+    },
   };
 }

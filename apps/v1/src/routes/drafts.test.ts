@@ -354,11 +354,15 @@ describe("drafts and approvals over HTTP", () => {
   it("refuses bad requests with the field's path, and keeps drafts to their workspace and mode", async () => {
     const { s, test, trusted, letter, draft, act } = await setup();
     const body = await letter(test);
-    const template = await s.post("/drafts", test, { type: "template", template_id: "tpl_1" });
-    expect(template.status).toBe(422);
-    const issue = (await read(template)).issues[0]!;
+    const unknownType = await s.post("/drafts", test, { type: "poster", quote_id: body.quote_id });
+    expect(unknownType.status).toBe(422);
+    const issue = (await read(unknownType)).issues[0]!;
     expect(issue).toMatchObject({ path: "type", code: "unsupported_type" });
-    expect((issue as unknown as { message: string }).message).toContain("letter, postcard");
+    expect((issue as unknown as { message: string }).message).toContain(
+      "letter, postcard, template, handwritten",
+    );
+    const template = await read(await s.post("/drafts", test, { type: "template", template_id: "tpl_1" }));
+    expect(template.issues).toContainEqual(expect.objectContaining({ path: "template_id" }));
     const missing = await read(await s.post("/drafts", test, { type: "letter", quote_id: body.quote_id }));
     expect(missing.issues).toContainEqual(expect.objectContaining({ path: "recipient", code: "required" }));
     expect(

@@ -78,6 +78,35 @@ describe("templates and handwritten mail over HTTP", () => {
     expect((await s.call(`/templates/${template.id}`, other)).status).toBe(404);
   });
 
+  it("a template draft sends the version it was saved with, also after the template changed", async () => {
+    const s = await startV1Server();
+    server = s;
+    const { test_api_key: key } = await s.workspace();
+    const template = await read(
+      await s.post("/templates", key, { name: "Note", body: "Hello {{who}}.", variables: [{ name: "who" }] }),
+    );
+    const drafted = await s.post(`/templates/${template.id}/drafts`, key, {
+      variables: { who: "Grace" },
+      recipient: address("Grace"),
+      sender: address("Ada"),
+    });
+    expect(drafted.status).toBe(201);
+    const draft = await read(drafted);
+    await s.call(`/templates/${template.id}`, key, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ body: "Goodbye {{who}}." }),
+    });
+    const released = await s.call(`/drafts/${draft.id}/release`, key, { method: "POST" });
+    expect(released.status).toBe(201);
+    const order = await read(released);
+    expect(await read(await s.call(`/letters/${order.id}`, key))).toMatchObject({
+      template_id: template.id,
+      template_version: 1,
+    });
+    expect((await s.post(`/templates/${template.id}/drafts`, key, {})).status).toBe(422);
+  });
+
   it("sends a handwritten card, reads it and its proof, and drafts one without spending", async () => {
     const s = await startV1Server();
     server = s;
