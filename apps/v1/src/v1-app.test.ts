@@ -204,7 +204,7 @@ describe("routes and bodies", () => {
       "/nope",
       "/api-keys/nope",
       "/credits",
-      "/handwritten/ord_123",
+      "/posters/ord_123",
       "/../api-keys",
     ]) {
       for (const bearer of [undefined, key, "not-a-key"]) {
