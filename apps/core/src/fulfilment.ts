@@ -84,15 +84,26 @@ export function runFulfilment(ctx: FulfilmentContext): Promise<number> {
     ctx.jobs,
     {
       queue: FULFILMENT_QUEUE,
-      handle: async ({ order_id }) =>
-        (await step(ctx, order_id)) ? "done" : { again: ctx.clock.now() + (ctx.pollMs ?? 1000) },
+      handle: async ({ order_id }) => {
+        const next = await step(ctx, order_id);
+        if (next === true) return "done";
+        return { again: next === false ? ctx.clock.now() + (ctx.pollMs ?? 1000) : next };
+      },
     },
     { owner: ctx.owner ?? "worker", leaseMs: ctx.leaseMs ?? DEFAULT_LEASE_MS },
   );
 }
 
-/** Moves one order along; true when its work is over (a final status, or no such order). */
-async function step(ctx: FulfilmentContext, orderId: string): Promise<boolean> {
+/** How long a handwritten piece in transit is asked about: it has no carrier tracking, so little more comes. */
+export const HANDWRITTEN_FOLLOW_MS = 30 * 24 * 60 * 60 * 1000;
+/** How often a handwritten piece in transit is asked about meanwhile. */
+export const HANDWRITTEN_POLL_MS = 60 * 60 * 1000;
+
+/**
+ * Moves one order along; true when its work is over (a final status, no such order, or a handwritten piece in
+ * transit for HANDWRITTEN_FOLLOW_MS), a time when it should be looked at again, or false for the usual poll.
+ */
+async function step(ctx: FulfilmentContext, orderId: string): Promise<boolean | number> {
   const stored = await loadOrder(ctx.store, orderId);
   if (!stored?.value.lifecycle) return true;
   let order = stored.value;
@@ -102,7 +113,17 @@ async function step(ctx: FulfilmentContext, orderId: string): Promise<boolean> {
     if (!order.lifecycle || order.lifecycle.status === before) break;
   }
   if (ctx.afterSteps) order = await ctx.afterSteps(order);
-  return order.lifecycle ? isTerminal(order.lifecycle.status) : true;
+  if (!order.lifecycle || isTerminal(order.lifecycle.status)) return true;
+  if (isHandwrittenOrder(order) && order.lifecycle.status === "in_transit") {
+    // In transit is usually a handwritten piece's last status: looked at hourly, then let go after a month.
+    const last = order.lifecycle.timeline.at(-1);
+    const since = last ? Date.parse(last.created_at) : ctx.clock.now();
+    const now = ctx.clock.now();
+    return now - since >= HANDWRITTEN_FOLLOW_MS
+      ? true
+      : Math.min(now + HANDWRITTEN_POLL_MS, since + HANDWRITTEN_FOLLOW_MS);
+  }
+  return false;
 }
 
 const meta = (ctx: FulfilmentContext, source: "system" | "provider" | "reconciliation", reason?: string) => ({

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { FULFILMENT_QUEUE, fulfilmentJobKey, HANDWRITTEN_FOLLOW_MS } from "../fulfilment.ts";
 import { projectOrderView } from "../projects/order-view.ts";
 import { refusal } from "../projects/projects.fixture.ts";
 import { address, orderCrashStore, pdfText, sendsSetup } from "../projects/sends.fixture.ts";
@@ -21,7 +22,7 @@ async function setup(options: Parameters<typeof sendsSetup>[0] = {}) {
 
 describe("handwritten sends", () => {
   it("sends a handwritten piece that ends in transit, without tracking, its credits captured", async () => {
-    const { core, handwritten, principal, send, balance, fulfil, jobs } = await setup();
+    const { core, handwritten, principal, send, balance, fulfil, jobs, advance } = await setup();
     const body = send({ style: "neat" });
     const order = await handwritten.send(principal, body, "card-1");
     expect(order).toMatchObject({
@@ -58,6 +59,12 @@ describe("handwritten sends", () => {
       expect.arrayContaining(["submitted", "accepted", "in_transit"]),
     );
     expect(await balance()).toMatchObject({ available_cents: 10_000 - 403, reserved_cents: 0 });
+    // In transit it is looked at hourly, not every round, and let go after a month.
+    const job = await core.jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(order.id));
+    expect(job?.runAt).toBeGreaterThan(core.clock.now() + 30 * 60 * 1000);
+    advance(HANDWRITTEN_FOLLOW_MS);
+    await core.fulfil();
+    expect(await core.jobs.get(FULFILMENT_QUEUE, fulfilmentJobKey(order.id))).toBeUndefined();
     expect((await core.workspaces.ledger(principal, {})).data.map((entry) => entry.type)).toEqual([
       "top_up",
       "reservation",
