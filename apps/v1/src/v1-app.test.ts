@@ -198,15 +198,7 @@ describe("rate limits", () => {
 describe("routes and bodies", () => {
   it("answers 404 not_found for an unknown route, with or without a key, and 405 with Allow for another method", async () => {
     const { test_api_key: key } = await server.workspace();
-    for (const path of [
-      "",
-      "/",
-      "/nope",
-      "/api-keys/nope",
-      "/credits",
-      "/posters/ord_123",
-      "/../api-keys",
-    ]) {
+    for (const path of ["", "/", "/nope", "/api-keys/nope", "/credits", "/posters/ord_123", "/../api-keys"]) {
       for (const bearer of [undefined, key, "not-a-key"]) {
         const response = await server.call(path, bearer);
         expect(response.status, `${path} ${bearer}`).toBe(404);
