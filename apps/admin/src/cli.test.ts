@@ -51,8 +51,9 @@ describe("pnpm admin (the CLI over the admin API)", { timeout: 60_000 }, () => {
       workspace_id: made.id,
     });
 
-    // The base URL from PUBLIC_URL and the token from --token.
-    const shown = await cli(["show-workspace", made.id, "--token", token], { PUBLIC_URL: server.base });
+    // The base URL from PUBLIC_URL and the token from --token (written --token=<value>: a random token may start
+    // with a dash, which a separate argument cannot).
+    const shown = await cli(["show-workspace", made.id, `--token=${token}`], { PUBLIC_URL: server.base });
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       id: made.id,
