@@ -42,6 +42,13 @@ const letterOptions = {
   signature_required: { type: "boolean" },
 };
 
+/** The metadata map of an order or a send: string values, at most 50 keys. */
+const metadata = {
+  type: "object",
+  additionalProperties: { type: "string", maxLength: 500 },
+  maxProperties: 50,
+};
+
 /** The address object: name and the spec 3 fields under their own names (the aliases are sent by hints). */
 const address: Schema = {
   type: "object",
@@ -109,11 +116,7 @@ export const PROJECTS_MODELS = {
       quote_id: { type: "string", minLength: 1, maxLength: 128 },
       recipient: address,
       sender: address,
-      metadata: {
-        type: "object",
-        additionalProperties: { type: "string", maxLength: 500 },
-        maxProperties: 50,
-      },
+      metadata,
     },
     additionalProperties: false,
   },
@@ -136,11 +139,7 @@ export const PROJECTS_MODELS = {
       quote_id: { type: "string", minLength: 1, maxLength: 128 },
       recipient: address,
       sender: address,
-      metadata: {
-        type: "object",
-        additionalProperties: { type: "string", maxLength: 500 },
-        maxProperties: 50,
-      },
+      metadata,
     },
     additionalProperties: false,
   },
@@ -150,11 +149,7 @@ export const PROJECTS_MODELS = {
       quote_id: { type: "string", minLength: 1, maxLength: 128 },
       recipient: address,
       sender: address,
-      metadata: {
-        type: "object",
-        additionalProperties: { type: "string", maxLength: 500 },
-        maxProperties: 50,
-      },
+      metadata,
     },
     additionalProperties: false,
   },
@@ -203,11 +198,7 @@ export const PROJECTS_MODELS = {
       recipient: address,
       sender: address,
       ...letterOptions,
-      metadata: {
-        type: "object",
-        additionalProperties: { type: "string", maxLength: 500 },
-        maxProperties: 50,
-      },
+      metadata,
     },
     additionalProperties: false,
   },
@@ -219,11 +210,7 @@ export const PROJECTS_MODELS = {
       recipient: address,
       sender: address,
       style: { type: "string", enum: ["casual", "neat", "slanted"] },
-      metadata: {
-        type: "object",
-        additionalProperties: { type: "string", maxLength: 500 },
-        maxProperties: 50,
-      },
+      metadata,
     },
     additionalProperties: false,
   },
