@@ -1,10 +1,11 @@
 /**
- * Every engine and adapter as its users get it: built, packed with pnpm (which applies `publishConfig` and turns
+ * Every engine and adapter, and the conformance kit, as its users get it: built, packed with pnpm (which applies `publishConfig` and turns
  * `workspace:*` into versions), installed with plain `npm i` into an empty project together with the tarballs of
  * the Mailpiece packages it depends on and nothing else of ours, then run with plain `node` (no TypeScript
  * loader): its README example (or, for an adapter whose README has none, the example in `examples/`) must print
  * what it states, and every entry point must export what its source exports. publint and attw (ESM-only profile)
- * must find no problem in the tarball.
+ * must find no problem in the tarball. A package's command-line programs (the kit's `mailpiece-conformance`) must
+ * run with `npm exec --offline` from the tarballs alone.
  *
  * Packs run a few at a time and installs share one npm cache (kept under node_modules/.cache between runs, with
  * --prefer-offline), so a run after the first needs the registry only for what changed.
@@ -20,7 +21,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,6 +33,7 @@ import {
   packagesIn,
   ROOT,
   readManifest,
+  registryOptionalPeers,
   runtimeClosure,
   sourceEntries,
   specifier,
@@ -51,9 +53,29 @@ const INSTALL_BUDGET = 15 * MINUTE;
 const ATTW_BUDGET = 10 * MINUTE;
 const PUBLINT_BUDGET = 5 * MINUTE;
 
+/**
+ * Programs a package publishes that must run from its tarball alone: `npm exec --offline` with the packed tarballs
+ * of the package and of the Mailpiece packages it needs, in an empty folder, once the install test has filled the
+ * npm cache. Each runs with `args`, must exit 0 and print `prints`.
+ */
+const RUNS_FROM_TARBALL: Record<string, { bin: string; args: string[]; prints: RegExp }> = {
+  "@mailpiece/conformance": {
+    bin: "mailpiece-conformance",
+    args: ["--help"],
+    prints: /^Usage: mailpiece-conformance run --base-url URL/,
+  },
+  "@mailpiece/store-postgres": {
+    bin: "mailpiece-store-postgres",
+    args: ["--help"],
+    prints: /mailpiece-store-postgres migrate/,
+  },
+};
+
 const engines = packagesIn("engines");
 const adapters = packagesIn("adapters").filter((pkg) => LEFT_OUT[pkg.dir] === undefined);
-const checked = [...engines, ...adapters];
+/** The published conformance kit: its suites, its CLI and its `./vitest` entry. */
+const kit: WorkspacePackage = { dir: "conformance", manifest: readManifest("conformance") };
+const checked = [...engines, ...adapters, kit];
 const byName = new Map<string, WorkspacePackage>(
   [...checked, ...packagesIn("apps")].map((pkg) => [pkg.manifest.name, pkg]),
 );
@@ -106,8 +128,9 @@ describe.concurrent("packages as published", () => {
     const { name } = pkg.manifest;
 
     it(`${pkg.dir}: builds before it is packed`, () => {
-      expect(pkg.manifest.scripts?.prepack).toBe("node ../../scripts/build-package.mjs");
-      expect(pkg.manifest.scripts?.build).toBe("node ../../scripts/build-package.mjs");
+      const build = `node ${relative(join(ROOT, pkg.dir), join(ROOT, "scripts", "build-package.mjs"))}`;
+      expect(pkg.manifest.scripts?.prepack).toBe(build);
+      expect(pkg.manifest.scripts?.build).toBe(build);
     });
 
     it(
@@ -179,27 +202,57 @@ describe.concurrent("packages as published", () => {
 
         const entries = sourceEntries(pkg.manifest);
         const peers = optionalPeers(pkg.manifest);
+        const fromRegistry = registryOptionalPeers(pkg.manifest);
         const withoutPeers = await exportsAsInstalled(project, name, [...entries.keys()]);
         // The root entry never needs an optional peer; another entry may, and then names the peer it misses.
         expect(withoutPeers["."]).toEqual(await sourceExports(pkg, "."));
+        const missed = new Set<string>();
         for (const [subpath, outcome] of Object.entries(withoutPeers)) {
           if (Array.isArray(outcome)) continue;
-          expect(
-            peers.some((peer) => outcome.missing.includes(`'${peer}'`)),
-            `${subpath}: ${outcome.missing}`,
-          ).toBe(true);
+          const peer = [...peers, ...fromRegistry.keys()].find((p) => outcome.missing.includes(`'${p}'`));
+          expect(peer, `${subpath}: ${outcome.missing}`).toBeDefined();
+          missed.add(peer as string);
         }
-        if (peers.length > 0) {
+        // Optional peers from the registry are installed only when an entry needs them (vitest, not s3rver).
+        const registrySpecs = [...fromRegistry]
+          .filter(([peer]) => missed.has(peer))
+          .map(([p, r]) => `${p}@${r}`);
+        if (peers.length > 0 || registrySpecs.length > 0) {
           const withPeers = [
             ...new Set([...ours, ...peers.flatMap((peer) => runtimeClosure(peer, byName))]),
           ].sort();
-          await installs(() => npmInstall(project, withPeers));
+          await installs(() => npmInstall(project, withPeers, registrySpecs));
           expect(installedOurs(project)).toEqual(withPeers);
         }
         const asInstalled =
-          peers.length > 0 ? await exportsAsInstalled(project, name, [...entries.keys()]) : withoutPeers;
+          peers.length > 0 || registrySpecs.length > 0
+            ? await exportsAsInstalled(project, name, [...entries.keys()])
+            : withoutPeers;
         for (const subpath of entries.keys()) {
           expect(asInstalled[subpath], subpath).toEqual(await sourceExports(pkg, subpath));
+        }
+
+        const program = RUNS_FROM_TARBALL[name];
+        if (program) {
+          expect(Object.keys(publishedBins(pkg))).toContain(program.bin);
+          const empty = join(work, "npx", basename(pkg.dir));
+          mkdirSync(empty, { recursive: true });
+          const finished = await runOk(
+            "npm",
+            [
+              "exec",
+              "--offline",
+              "--yes",
+              "--cache",
+              npmCache,
+              ...ours.map((dependency) => `--package=${tarballOf(dependency)}`),
+              "--",
+              program.bin,
+              ...program.args,
+            ],
+            { cwd: empty, env, timeoutMs: 5 * MINUTE },
+          );
+          expect(finished.stdout).toMatch(program.prints);
         }
       },
       INSTALL_BUDGET,
@@ -248,7 +301,21 @@ function attwBin(): string {
   return join(manifestPath, "..", bin);
 }
 
-async function npmInstall(project: string, names: readonly string[]): Promise<void> {
+/** The programs a package's tarball declares: `publishConfig.bin` when it has one, else `bin`. */
+function publishedBins(pkg: WorkspacePackage): Record<string, string> {
+  const manifest = readManifest(pkg.dir) as WorkspacePackage["manifest"] & {
+    bin?: Record<string, string>;
+    publishConfig?: { bin?: Record<string, string> };
+  };
+  return manifest.publishConfig?.bin ?? manifest.bin ?? {};
+}
+
+/** Installs the tarballs of `names` and, from the registry, `registrySpecs` (`vitest@>=4.1`). */
+async function npmInstall(
+  project: string,
+  names: readonly string[],
+  registrySpecs: readonly string[] = [],
+): Promise<void> {
   await runOk(
     "npm",
     [
@@ -260,6 +327,7 @@ async function npmInstall(project: string, names: readonly string[]): Promise<vo
       "--cache",
       npmCache,
       ...names.map(tarballOf),
+      ...registrySpecs,
     ],
     { cwd: project, env, timeoutMs: INSTALL_BUDGET },
   );

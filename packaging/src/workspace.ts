@@ -59,6 +59,18 @@ export function optionalPeers(manifest: Manifest): string[] {
   );
 }
 
+/**
+ * The optional peers a package declares that come from the registry, not from this workspace (`vitest` of the
+ * conformance kit's `./vitest` entry), each with its version range.
+ */
+export function registryOptionalPeers(manifest: Manifest): Map<string, string> {
+  return new Map(
+    Object.entries(manifest.peerDependencies ?? {}).filter(
+      ([peer]) => !peer.startsWith("@mailpiece/") && manifest.peerDependenciesMeta?.[peer]?.optional === true,
+    ),
+  );
+}
+
 /** The workspace source of each published entry point: `.` → `src/index.ts`. */
 export function sourceEntries(manifest: Manifest): Map<string, string> {
   const entries = new Map<string, string>();

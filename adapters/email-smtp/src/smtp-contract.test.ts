@@ -1,13 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type EmailSenderSubject, emailSenderContract } from "@mailpiece/conformance";
+import {
+  createLocalCertificate,
+  type EmailSenderSubject,
+  emailSenderContract,
+  startTestSmtpServer,
+} from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { Clock, Store } from "@mailpiece/ports";
 import { createFileStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterAll, beforeAll } from "vitest";
 import { createSmtpEmailSender, type SmtpEmailSenderOptions } from "./smtp-email-sender.ts";
-import { createLocalCertificate, startTestSmtpServer } from "./smtp-server.fixture.ts";
 
 const USER = "mailer@mailpiece.test";
 const PASS = "s3cret p@ss/word:Zq81";

@@ -1,6 +1,13 @@
 import { createServer, type Server } from "node:net";
 import { inspect } from "node:util";
-import { emailMessageFixture, samplePdfBytes } from "@mailpiece/conformance";
+import {
+  createLocalCertificate,
+  emailMessageFixture,
+  samplePdfBytes,
+  startTestSmtpServer,
+  type TestSmtpServer,
+  type TestSmtpServerOptions,
+} from "@mailpiece/conformance";
 import {
   EmailError,
   type EmailMessage,
@@ -14,12 +21,6 @@ import {
 import { createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSmtpEmailSender, type SmtpEmailSenderOptions } from "./smtp-email-sender.ts";
-import {
-  createLocalCertificate,
-  startTestSmtpServer,
-  type TestSmtpServer,
-  type TestSmtpServerOptions,
-} from "./smtp-server.fixture.ts";
 
 const USER = "mailer@mailpiece.test";
 const PASS = "pa ss:w@rd/Zq81-secret";

@@ -118,12 +118,10 @@ for (const [variant, wrap] of wrappings)
           },
         };
       },
-    }),
-    {
       // The test method's settlement is final the moment it is verified: there is no pending state to report.
-      skip: [
+      disable: [
         "settle reports pending, never success, when the outcome is not final",
         "receipt headers exist for settled and pending settlements",
       ],
-    },
+    }),
   );

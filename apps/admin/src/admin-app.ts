@@ -2,6 +2,7 @@ import type { MailpieceCore } from "@mailpiece/core";
 import { H3 } from "h3";
 import { addAdminApi } from "./api.ts";
 import { addDashboard } from "./dashboard.ts";
+import type { AdminOutbox } from "./outbox.ts";
 import { checkAdminToken } from "./security.ts";
 import { createSessions, createSignInLimiter } from "./sessions.ts";
 
@@ -19,6 +20,11 @@ export interface AdminAppOptions {
   trustProxy?: boolean;
   /** Called with every unexpected error; never with a token, a form or a body. */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * The deployment's email outbox (the `EmailOutbox` of `@mailpiece/email-outbox`, or anything with its `list` and
+   * `read`): the dashboard lists and shows its messages under /dashboard/outbox. Absent: no outbox pages or link.
+   */
+  outbox?: AdminOutbox;
 }
 
 /**
@@ -52,6 +58,7 @@ export function createAdminApp(core: MailpieceCore, options: AdminAppOptions): H
     limiter: createSignInLimiter(core.store, now),
     trustProxy: options.trustProxy === true,
     onUnexpectedError,
+    ...(options.outbox ? { outbox: options.outbox } : {}),
   });
   return app;
 }

@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 export const USAGE = `Usage: pnpm admin <command> [options]
 
 Commands:
-  create-workspace --name NAME    create a workspace; prints it with its test API key (shown once)
+  create-workspace --name NAME [--email ADDRESS]
+                                  create a workspace (its account email gets the receipts of its orders);
+                                  prints it with its test API key (shown once)
   list-workspaces [--limit N] [--cursor C]
                                   the deployment's workspaces, a page at a time
   show-workspace <id>             a workspace with its keys (prefixes only) and the credits of both modes
@@ -38,6 +40,7 @@ interface Request {
 
 type Values = {
   name?: string;
+  email?: string;
   limit?: string;
   cursor?: string;
   mode?: string;
@@ -56,7 +59,7 @@ function requestOf(command: string | undefined, positionals: string[], values: V
     if (positionals.length > 0) throw new Usage(`${command} takes no arguments, only options`);
   };
   const only = (...allowed: (keyof Values)[]) => {
-    for (const option of ["name", "limit", "cursor", "mode"] as const) {
+    for (const option of ["name", "email", "limit", "cursor", "mode"] as const) {
       if (values[option] !== undefined && !allowed.includes(option)) {
         throw new Usage(`${command} takes no --${option}`);
       }
@@ -74,10 +77,14 @@ function requestOf(command: string | undefined, positionals: string[], values: V
   switch (command) {
     case "create-workspace": {
       none();
-      only("name");
+      only("name", "email");
       if (values.name === undefined || values.name.trim() === "")
         throw new Usage("create-workspace needs --name");
-      return { method: "POST", path: "/admin/api/workspaces", body: { name: values.name } };
+      return {
+        method: "POST",
+        path: "/admin/api/workspaces",
+        body: { name: values.name, ...(values.email === undefined ? {} : { email: values.email }) },
+      };
     }
     case "list-workspaces":
       none();
@@ -125,6 +132,7 @@ export async function runAdminCli(
       allowPositionals: true,
       options: {
         name: { type: "string" },
+        email: { type: "string" },
         limit: { type: "string" },
         cursor: { type: "string" },
         mode: { type: "string" },

@@ -85,7 +85,7 @@ export function addAdminApi(app: H3, ctx: ApiContext): void {
     "/admin/api/workspaces",
     route(async (event) => {
       const body = await readJsonObject(event, MAX_API_BODY_BYTES);
-      const made = await core.workspaces.create(body.name as string);
+      const made = await core.workspaces.create(body.name as string, { email: body.email });
       return json(201, { object: "workspace", ...made }, { location: `/admin/api/workspaces/${made.id}` });
     }),
   );

@@ -1,5 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { emailMessageFixture } from "@mailpiece/conformance";
+import { createEmailOutbox } from "@mailpiece/email-outbox";
 import type { Browser, Page } from "puppeteer-core";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
@@ -175,5 +179,59 @@ describe("the dashboard in headless Chromium", { timeout: 60_000 }, () => {
     await submit(page, "#sign-out");
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("reads the outbox: the list, a message with its attachment, its HTML never rendered", async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), "admin-browser-outbox-"));
+    const outbox = await createEmailOutbox({ dir });
+    const target = await startAdminServer({ adminToken: token, outbox });
+    const page = await browser.newPage();
+    try {
+      await outbox.send(
+        emailMessageFixture("receipt:o_1", {
+          html: `<p>Paid</p><script>alert("outbox")</script><img src=x onerror="alert(1)">`,
+        }),
+      );
+      await page.setViewport(DESKTOP);
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(message.text());
+      });
+      page.on("pageerror", (error) => problems.push(String(error)));
+      page.on("dialog", (dialog) => {
+        problems.push(`dialog: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      const elsewhere: string[] = [];
+      page.on("request", (request) => {
+        if (!request.url().startsWith(target.base)) elsewhere.push(request.url());
+      });
+
+      await page.goto(`${target.base}/dashboard`, { waitUntil: "load" });
+      await page.type("#token", token);
+      await submit(page, "#sign-in");
+      await submit(page, "#outbox-link");
+      expect(await heading(page)).toBe("Outbox");
+      expect(await textOf(page, "#outbox tbody tr")).toContain("zoe@example.test");
+      await screenshot(page, "admin-outbox", context);
+
+      await submit(page, "#outbox tbody tr a");
+      expect(await textOf(page, "#subject")).toBe("Reçu de paiement : commande o_1 (3,40 $)");
+      expect(await textOf(page, "#mail-text")).toContain("We received 340 cents for order o_1.");
+      expect(await textOf(page, "#attachments tbody")).toContain("receipt-o_1.pdf");
+      expect(await textOf(page, "#mail-html")).toContain(`<script>alert("outbox")</script>`);
+      expect(await page.$("main script, main img, main iframe")).toBeNull();
+      await screenshot(page, "admin-outbox-message", context);
+
+      expect(problems).toEqual([]);
+      expect(elsewhere).toEqual([]);
+      for (const response of target.responses) expect(response).not.toContain(token);
+      expect(target.errors).toEqual([]);
+    } finally {
+      await page.close();
+      await target.close();
+      await outbox.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,8 @@ import { CoreError } from "@mailpiece/core";
 import type { H3, H3Event } from "h3";
 import { getRequestIP } from "h3";
 import { readForm } from "./http.ts";
+import { type AdminOutbox, OUTBOX_ID, outboxMessageView } from "./outbox.ts";
+import { outboxListPage, outboxMessagePage } from "./outbox-pages.ts";
 import type { WorkspacePageContext, WorkspaceRow } from "./pages.ts";
 import {
   approvalsPage,
@@ -26,6 +28,13 @@ import type { Session, Sessions, SignInLimiter } from "./sessions.ts";
 import { SESSION_TTL_MS } from "./sessions.ts";
 import { lastLedgerEntries, workspaceDetail } from "./views.ts";
 
+/** The headers of an .eml download: a file to save, never a page to render. */
+const EML_HEADERS = {
+  ...COMMON_HEADERS,
+  "content-type": "message/rfc822",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'; sandbox",
+};
+
 /** The largest form the dashboard reads: a token or a name, and a CSRF token. */
 const MAX_FORM_BYTES = 8 * 1024;
 /** How long a sign-in form stays usable (its CSRF cookie's life). */
@@ -43,6 +52,8 @@ interface DashboardContext {
   limiter: SignInLimiter;
   trustProxy: boolean;
   onUnexpectedError: (error: unknown) => void;
+  /** The email outbox to show under /dashboard/outbox; without one those paths are unknown pages. */
+  outbox?: AdminOutbox;
 }
 
 const PAGE_HEADERS = {
@@ -64,7 +75,12 @@ function page(html: string, status = 200, cookies: string[] = [], extra: Record<
  * token, and every post must come from the deployment's own origin.
  */
 export function addDashboard(app: H3, ctx: DashboardContext): void {
-  const { core, sessions, limiter } = ctx;
+  const { core, sessions, limiter, outbox } = ctx;
+  /** Every signed-in page links the outbox when there is one. */
+  const nav = { outbox: outbox !== undefined };
+  const message = (title: string, text: string, csrf?: string) => messagePage(title, text, csrf, nav.outbox);
+  const noSuchListPage = (csrf: string) =>
+    page(message("Not found", "This page of the list does not exist.", csrf), 400);
   const origin = new URL(ctx.publicUrl).origin;
   const secure = origin.startsWith("https:");
   // __Host-: only ever set by this origin over https, for the whole site; browsers refuse it without Secure.
@@ -80,7 +96,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         return await handler(event);
       } catch (error) {
         ctx.onUnexpectedError(error);
-        return page(messagePage("Something failed", "Something failed on our side; try again."), 500);
+        return page(message("Something failed", "Something failed on our side; try again."), 500);
       }
     };
 
@@ -98,7 +114,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
   };
 
   const crossSite = () =>
-    page(messagePage("Refused", "This form can only be sent from the dashboard's own pages."), 403);
+    page(message("Refused", "This form can only be sent from the dashboard's own pages."), 403);
 
   /**
    * A signed-in form post: from this origin, a readable form, a live session, its CSRF token. Answers the
@@ -111,10 +127,10 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     const session = await sessionOf(event);
     if (!session) return redirect("/dashboard");
     const form = await readForm(event, MAX_FORM_BYTES);
-    if (!form) return page(messagePage("Refused", "The form could not be read; send it again."), 400);
+    if (!form) return page(message("Refused", "The form could not be read; send it again."), 400);
     if (!sameSecret(form.get("csrf"), session.csrf)) {
       return page(
-        messagePage("Refused", "The form was not sent from this session's pages; reload it and try again."),
+        message("Refused", "The form was not sent from this session's pages; reload it and try again."),
         403,
       );
     }
@@ -133,7 +149,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         return { workspace, test: balance.test, live: balance.live };
       }),
     );
-    return listPage({ csrf: session.csrf, rows, nextCursor: found.next_cursor, ...extra });
+    return listPage({ csrf: session.csrf, ...nav, rows, nextCursor: found.next_cursor, ...extra });
   };
 
   app.get(
@@ -146,7 +162,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         return page(await listWith(session, {}, cursor));
       } catch (error) {
         if (CoreError.isInstance(error) && error.code === "invalid_query") {
-          return page(messagePage("Not found", "This page of the list does not exist.", session.csrf), 400);
+          return noSuchListPage(session.csrf);
         }
         throw error;
       }
@@ -222,12 +238,12 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     extra: Pick<WorkspacePageContext, "notice" | "liveKey">,
   ) => {
     const workspace = await workspaceDetail(core, id);
-    if (!workspace) return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+    if (!workspace) return page(message("Not found", "There is no such workspace.", csrf), 404);
     const [test, live] = await Promise.all([
       lastLedgerEntries(core, workspace.id, "test", LEDGER_ENTRIES_SHOWN),
       lastLedgerEntries(core, workspace.id, "live", LEDGER_ENTRIES_SHOWN),
     ]);
-    return page(workspacePage({ csrf, workspace, ledgers: { test, live }, ...extra }));
+    return page(workspacePage({ csrf, ...nav, workspace, ledgers: { test, live }, ...extra }));
   };
 
   app.get(
@@ -253,7 +269,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       if (checked instanceof Response) return checked;
       const id = event.context.params?.id ?? "";
       if (!(await core.workspaces.get(id))) {
-        return page(messagePage("Not found", "There is no such workspace.", checked.session.csrf), 404);
+        return page(message("Not found", "There is no such workspace.", checked.session.csrf), 404);
       }
       const liveKey = await core.workspaces.enableLive(id);
       // A first live key is shown on this answer only: it is rendered, not redirected to.
@@ -278,7 +294,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     } = {},
   ) => {
     const workspace = await core.workspaces.get(id);
-    if (!workspace) return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+    if (!workspace) return page(message("Not found", "There is no such workspace.", csrf), 404);
     const pendingOf = async (mode: "test" | "live") => {
       const cursor = options.cursors?.[mode];
       const found = await core.drafts.workspaceApprovals(workspace.id, mode, {
@@ -292,6 +308,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     return page(
       approvalsPage({
         csrf,
+        ...nav,
         workspace,
         pending: { test, live },
         ...(options.notice ? { notice: options.notice } : {}),
@@ -322,7 +339,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         });
       } catch (error) {
         if (CoreError.isInstance(error) && error.code === "invalid_query") {
-          return page(messagePage("Not found", "This page of the list does not exist.", session.csrf), 400);
+          return noSuchListPage(session.csrf);
         }
         throw error;
       }
@@ -339,7 +356,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         const draft = event.context.params?.draft_id ?? "";
         const csrf = checked.session.csrf;
         if (!(await core.workspaces.get(id))) {
-          return page(messagePage("Not found", "There is no such workspace.", csrf), 404);
+          return page(message("Not found", "There is no such workspace.", csrf), 404);
         }
         const revision = checked.form.get("revision") ?? "";
         try {
@@ -366,11 +383,67 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
     );
   }
 
+  /**
+   * The outbox pages: the messages newest first, a page at a time; one message (`/dashboard/outbox/{id}`); its raw
+   * .eml as a download (`/dashboard/outbox/{id}.eml`). An id or cursor the outbox cannot hold is not found.
+   */
+  const addOutboxPages = (mail: AdminOutbox) => {
+    app.get(
+      "/dashboard/outbox",
+      route(async (event) => {
+        const session = await sessionOf(event);
+        if (!session) return redirect("/dashboard");
+        const cursor = event.url.searchParams.get("cursor") ?? undefined;
+        if (cursor !== undefined && !OUTBOX_ID.test(cursor)) return noSuchListPage(session.csrf);
+        let found: Awaited<ReturnType<AdminOutbox["list"]>>;
+        try {
+          found = await mail.list({ limit: PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) });
+        } catch (error) {
+          // The outbox refuses a cursor it never made with a RangeError.
+          if (error instanceof RangeError) return noSuchListPage(session.csrf);
+          throw error;
+        }
+        return page(
+          outboxListPage({
+            csrf: session.csrf,
+            ...nav,
+            entries: found.entries,
+            ...(found.cursor === undefined ? {} : { cursor: found.cursor }),
+          }),
+        );
+      }),
+    );
+
+    app.get(
+      "/dashboard/outbox/:id",
+      route(async (event) => {
+        const session = await sessionOf(event);
+        if (!session) return redirect("/dashboard");
+        const param = event.context.params?.id ?? "";
+        const download = param.endsWith(".eml");
+        const id = download ? param.slice(0, -".eml".length) : param;
+        const found = OUTBOX_ID.test(id) ? await mail.read(id) : undefined;
+        if (!found) {
+          return page(message("Not found", "There is no such message in the outbox.", session.csrf), 404);
+        }
+        if (download) {
+          return new Response(new Uint8Array(found.eml), {
+            headers: { ...EML_HEADERS, "content-disposition": `attachment; filename="${id}.eml"` },
+          });
+        }
+        const view = await outboxMessageView(found);
+        return page(outboxMessagePage({ csrf: session.csrf, ...nav, message: view }));
+      }),
+    );
+  };
+
+  if (outbox) addOutboxPages(outbox);
+
   app.all(
     "/dashboard/**",
     route(async (event) => {
       const session = await sessionOf(event);
-      return page(messagePage("Not found", "There is no such dashboard page.", session?.csrf), 404);
+      return page(message("Not found", "There is no such dashboard page.", session?.csrf), 404);
     }),
   );
 }

@@ -19,7 +19,7 @@ export const text = (value: unknown): string =>
 
 const usd = (cents: number) => `${cents < 0 ? "−" : ""}$${(Math.abs(cents) / 100).toFixed(2)}`;
 const signed = (cents: number) => (cents > 0 ? `+${usd(cents)}` : usd(cents));
-const when = (iso: string) => text(iso.replace("T", " ").replace(/\.\d+Z$/, " UTC"));
+export const when = (iso: string) => text(iso.replace("T", " ").replace(/\.\d+Z$/, " UTC"));
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -28,6 +28,7 @@ header.top{background:#1d2433;color:#fff}
 header.top .bar{max-width:1100px;margin:0 auto;padding:10px 16px;display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap}
 header.top a{color:#fff;text-decoration:none;font-weight:600}
 header.top form{margin:0}
+header.top nav{display:flex;gap:20px;align-items:center;flex-wrap:wrap}
 header.top button{background:transparent;color:#fff;border:1px solid #8a93a6;padding:4px 12px;width:auto;margin:0}
 main{max-width:1100px;margin:0 auto;padding:16px}
 h1{font-size:1.5rem;margin:.3em 0;overflow-wrap:anywhere}
@@ -56,6 +57,8 @@ button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #93b4
 .muted{color:#5b6475;font-size:.9rem}
 .badge{display:inline-block;border-radius:999px;padding:0 8px;font-size:.8rem;background:#eef0f4}
 .badge.yes,.badge.active{background:#dff3e6}.badge.expiring{background:#fff1cc}.badge.expired,.badge.disabled{background:#f1e1e1}
+pre{margin:0;padding:12px;background:#f7f8fa;border:1px solid #eceef2;border-radius:6px;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40em;overflow-y:auto}
+details summary{cursor:pointer;margin:.5em 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}
 .grid{display:grid;grid-template-columns:1fr;gap:12px}@media (min-width:900px){.grid{grid-template-columns:1fr 1fr}}
 `;
@@ -63,18 +66,27 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}dt{c
 /** The page's one style sheet, allowed by its hash: the policy admits no other style and no script at all. */
 export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
+/** What every signed-in page knows: the session's CSRF token, and whether the navigation links the outbox. */
+export interface SignedInPage {
+  csrf: string;
+  /** The deployment has an email outbox: the navigation links it. */
+  outbox?: boolean;
+}
+
 interface Layout {
   title: string;
   /** The signed-in session's CSRF token: shows the navigation and the sign-out button. */
   csrf?: string;
+  outbox?: boolean;
   body: string;
 }
 
-function layout({ title, csrf, body }: Layout): string {
+export function layout({ title, csrf, outbox, body }: Layout): string {
+  const links = outbox ? `<a href="/dashboard/outbox" id="outbox-link">Outbox</a>` : "";
   const nav =
     csrf === undefined
       ? `<span>Mailpiece admin</span>`
-      : `<a href="/dashboard" id="home">Mailpiece admin</a><form method="post" action="/dashboard/sign-out">${csrfField(csrf)}<button type="submit" id="sign-out">Sign out</button></form>`;
+      : `<nav><a href="/dashboard" id="home">Mailpiece admin</a>${links}</nav><form method="post" action="/dashboard/sign-out">${csrfField(csrf)}<button type="submit" id="sign-out">Sign out</button></form>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -123,8 +135,7 @@ export interface WorkspaceRow {
   live: ModeCredits;
 }
 
-export interface ListPageContext {
-  csrf: string;
+export interface ListPageContext extends SignedInPage {
   rows: WorkspaceRow[];
   nextCursor: string | null;
   /** A workspace just made: its test key, shown this once. */
@@ -169,6 +180,7 @@ ${rows}
   return layout({
     title: "Workspaces",
     csrf: ctx.csrf,
+    outbox: ctx.outbox,
     body: `<h1>Workspaces</h1>
 ${created}
 <div class="card">
@@ -188,8 +200,7 @@ ${next}
   });
 }
 
-export interface WorkspacePageContext {
-  csrf: string;
+export interface WorkspacePageContext extends SignedInPage {
   workspace: AdminWorkspaceView;
   ledgers: Record<KeyMode, { entries: CreditLedgerEntryView[]; truncated: boolean }>;
   notice?: string;
@@ -245,6 +256,7 @@ export function workspacePage(ctx: WorkspacePageContext): string {
   return layout({
     title: workspace.name,
     csrf: ctx.csrf,
+    outbox: ctx.outbox,
     body: `<p><a href="/dashboard">← Workspaces</a></p>
 <h1 id="workspace-name">${text(workspace.name)}</h1>
 ${ctx.notice === undefined ? "" : notice("info", ctx.notice)}
@@ -277,8 +289,7 @@ ${ledgerTable("live", ctx.ledgers.live)}
   });
 }
 
-export interface ApprovalsPageContext {
-  csrf: string;
+export interface ApprovalsPageContext extends SignedInPage {
   workspace: Pick<WorkspaceView, "id" | "name">;
   /** Each mode's pending approvals (a page of them), and the cursor of the next page. */
   pending: Record<KeyMode, { approvals: ApprovalSummary[]; nextCursor: string | null }>;
@@ -323,6 +334,7 @@ export function approvalsPage(ctx: ApprovalsPageContext): string {
   return layout({
     title: `Approvals · ${workspace.name}`,
     csrf: ctx.csrf,
+    outbox: ctx.outbox,
     body: `<p><a href="/dashboard/workspaces/${encodeURIComponent(workspace.id)}">← ${text(workspace.name)}</a></p>
 <h1>Approvals</h1>
 ${ctx.notice === undefined ? "" : notice(ctx.notice.kind, ctx.notice.message)}
@@ -337,9 +349,10 @@ ${approvalRows(ctx, "test")}
 }
 
 /** A dashboard page that says what went wrong (not found, refused, failed). */
-export function messagePage(title: string, message: string, csrf?: string): string {
+export function messagePage(title: string, message: string, csrf?: string, outbox?: boolean): string {
   return layout({
     title,
+    outbox,
     ...(csrf === undefined ? {} : { csrf }),
     body: `<div class="card narrow"><h1>${text(title)}</h1>${notice("error", message)}<p><a href="/dashboard">Back to the dashboard</a></p></div>`,
   });

@@ -4,6 +4,7 @@ import { createMailpieceCore, type MailpieceCore, type Principal } from "@mailpi
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { H3 } from "h3";
 import { createAdminApp } from "./admin-app.ts";
+import type { AdminOutbox } from "./outbox.ts";
 
 /** A fresh admin token of 43 characters. */
 export const newAdminToken = (): string => randomBytes(32).toString("base64url");
@@ -32,7 +33,9 @@ export interface AdminServer {
  * The admin app over a core with a memory store, mounted as the reference server mounts its surfaces (in one h3 app
  * that answers unknown routes with its JSON 404), on 127.0.0.1; its clock can be moved forward.
  */
-export async function startAdminServer(options: { adminToken?: string } = {}): Promise<AdminServer> {
+export async function startAdminServer(
+  options: { adminToken?: string; outbox?: AdminOutbox } = {},
+): Promise<AdminServer> {
   let offset = 0;
   const clock = { now: () => Date.now() + offset };
   const core = createMailpieceCore({ store: createMemoryStore(), blobs: createMemoryBlobStore(), clock });
@@ -52,6 +55,7 @@ export async function startAdminServer(options: { adminToken?: string } = {}): P
       createAdminApp(core, {
         publicUrl: base,
         ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+        ...(options.outbox === undefined ? {} : { outbox: options.outbox }),
         now: clock.now,
         onUnexpectedError: (error) => errors.push(error),
       }),

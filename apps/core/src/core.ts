@@ -7,6 +7,8 @@ import type {
   BlobStore,
   CheckoutPayments,
   Clock,
+  EmailAddress,
+  EmailSender,
   FloristProvider,
   IdGenerator,
   JobQueue,
@@ -41,6 +43,8 @@ import {
 import { createDocumentCache } from "./document-cache.ts";
 import { documentCollectionWork, documentKeeper } from "./document-retention.ts";
 import type { ResolvedDocument } from "./documents.ts";
+import type { EmailLinks, Emails } from "./email/index.ts";
+import { createEmails } from "./email/index.ts";
 import { CoreError, invalidRequest, rateLimitedError, requestIdConflict } from "./errors.ts";
 import type {
   FlowerContext,
@@ -199,6 +203,20 @@ export interface CoreDeps {
   /** Checks a webhook receiver URL when an endpoint is created (the poster's `check`); default: the HTTPS rule only. */
   checkWebhookUrl?: (url: string) => Promise<void>;
   webhookOptions?: WebhookOptions;
+  /**
+   * Email (spec 1's receipts, status mails and emailed return receipts): sent from the queue with retries, so a mail
+   * server that is down delays mail and never blocks an order. Absent: no email is sent. The core closes the sender.
+   */
+  email?: {
+    sender: EmailSender;
+    from: EmailAddress;
+    replyTo?: EmailAddress;
+    /** The brand name mails carry; default Mailpiece. */
+    brandName?: string;
+    links?: EmailLinks;
+    /** Told of a mail given up for good (a permanent refusal). */
+    onGivenUp?: (error: unknown) => void;
+  };
 }
 
 /** How long one process holds a background job without a sign of life (renewed while it works on it). */
@@ -280,8 +298,11 @@ export interface MailpieceCore {
    * time; a rotation keeps the old key of the mode working for `keyOverlapMs`.
    */
   readonly workspaces: {
-    /** A workspace with a test key holding every test permission (shown once). */
-    create(name: string): ReturnType<typeof createWorkspace>;
+    /**
+     * A workspace with a test key holding every test permission (shown once), and its account email when given
+     * (receipts of its orders, and spec 3's default err_email). Throws validation_failed naming name or email.
+     */
+    create(name: string, options?: { email?: unknown }): ReturnType<typeof createWorkspace>;
     /** The caller behind a bearer key; throws unauthorized, or forbidden for a live key before live-enabling. */
     authenticate(bearer: string | undefined): Promise<Principal>;
     /** Throws permission_denied or approval_required when the key may not take the action. */
@@ -449,6 +470,8 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     retentionMs: config.documentRetentionMs,
   };
   const documents = documentKeeper(retention);
+  // Email and return receipts refer to each other (a stored receipt is emailed, an emailed one is marked): bound late.
+  let emails: Emails | undefined;
   const ctx: OrderContext = {
     store: deps.store,
     blobs: deps.blobs,
@@ -466,6 +489,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     ...(deps.fetchDocument ? { fetchDocument: deps.fetchDocument } : {}),
     ...(deps.addresses ? { addresses: deps.addresses } : {}),
     ...(config.cacheBytes > 0 ? { cache: createDocumentCache<ResolvedDocument>(config.cacheBytes) } : {}),
+    ...(deps.email ? { paid: (kind, record) => emails?.paid(kind, record) ?? Promise.resolve() } : {}),
   };
   /** Validation is free and stores nothing, but it is work: each client has a generous limit of its own. */
   const validations = createLocalRateLimiter(config.validateRateLimit);
@@ -517,12 +541,32 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     jobs,
     clock,
     providers: deps.printProviders ?? [],
+    ...(deps.email
+      ? { emailReceipt: (orderId: string) => emails?.returnReceiptStored(orderId) ?? Promise.resolve() }
+      : {}),
   });
+  if (deps.email) {
+    const email = deps.email;
+    emails = createEmails({
+      store: deps.store,
+      blobs: deps.blobs,
+      jobs,
+      clock,
+      sender: email.sender,
+      from: email.from,
+      ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+      ...(email.brandName ? { brand: { name: email.brandName } } : {}),
+      ...(email.links ? { links: email.links } : {}),
+      ...(email.onGivenUp ? { onGivenUp: (_job, error) => email.onGivenUp?.(error) } : {}),
+      receipts: returnReceipts,
+    });
+  }
   /** After each fulfilment round of an order: its credits follow its status, then its events and its receipt. */
   const afterSteps = async (order: OrderRecord) => {
     const settled = await settleProjectCredits(orderCtx, order);
     await recordOrderEvents(webhooks, settled);
     await returnReceipts.noteDelivered(settled);
+    await emails?.noteOrder(settled);
     return settled;
   };
   const draftTypes = createDraftTypes();
@@ -594,6 +638,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     queueRound(documentCollectionWork(retention)),
     queueRound(webhooks.deliveryWork),
     queueRound(returnReceipts.work),
+    ...(emails ? [queueRound(emails.work)] : []),
     ...(flowerCtx ? [queueRound(flowerSubmissionWork(flowerCtx))] : []),
   ];
   let lifted: Promise<void> | undefined;
@@ -628,7 +673,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     completeCheckout: (input) => completeCheckout(ctx, input),
     cancelCheckout: (id) => cancelCheckout(ctx, id),
     workspaces: {
-      create: (name) => createWorkspace(workspaceCtx, name),
+      create: (name, options) => createWorkspace(workspaceCtx, name, options),
       authenticate: (bearer) => authenticate(workspaceCtx, bearer),
       requirePermission,
       listKeys: (principal) => listKeys(workspaceCtx, principal),
@@ -779,6 +824,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       await Promise.allSettled([...background]);
       await deps.pdfWork?.close();
       if (!deps.jobs) await jobs.close();
+      await deps.email?.sender.close();
       await Promise.all([deps.store.close(), deps.blobs.close()]);
     },
   };

@@ -54,6 +54,8 @@ export interface OrderContext extends DocumentContext {
   jobs: JobQueue;
   /** Records who holds each document, for its collection after retention; absent: nothing is recorded. */
   documents?: DocumentKeeper;
+  /** What every paid record gets once paid (its receipt email); absent: nothing. */
+  paid?: PaymentContext["paid"];
 }
 
 export type CreateOrderInput = CreateInput;
@@ -228,6 +230,7 @@ export function paymentContext(ctx: OrderContext): PaymentContext {
     replayClaimTtlMs: ctx.config.replayClaimTtlMs,
     settleWaitMs: ctx.config.settleWaitMs,
     settleLeaseMs: ctx.config.settleLeaseMs,
+    ...(ctx.paid ? { paid: ctx.paid } : {}),
   };
 }
 

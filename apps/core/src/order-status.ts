@@ -83,9 +83,12 @@ export function statusView(
 ): OrderStatusView {
   const payment_status = publicPaymentStatus(order.payment_status);
   const lifecycle = order.lifecycle;
+  // The receipt's email is no lifecycle event: it is a step of its own, noted when the mail server took it.
+  const emailSentAt = order.steps.find((s) => s.step === "email_sent")?.at;
   const stepList: { step: StatusStep; at: string }[] = lifecycle
     ? machineSteps(lifecycle.timeline, {
         ...(order.payment?.settled_at === undefined ? {} : { payment_received_at: order.payment.settled_at }),
+        ...(emailSentAt === undefined ? {} : { email_sent_at: emailSentAt }),
       })
     : order.steps.map((s) => ({ step: s.step, at: new Date(s.at).toISOString() }));
   const last = stepList.at(-1);

@@ -209,4 +209,44 @@ describe("defaultPdfWorkers", () => {
       },
     });
   });
+
+  it("reads email: the outbox sender by default, SMTP with MAIL_FROM, and says what is wrong without the password", () => {
+    expect(loadConfig({}).email).toEqual({
+      from: { name: "Mailpiece", address: "receipts@mailpiece.invalid" },
+    });
+    expect(
+      loadConfig({
+        SMTP_URL: "smtp://mailer:hunter2-secret@smtp.example.com:587",
+        MAIL_FROM: "Mailpiece Receipts <receipts@mail.example.com>",
+        SMTP_CA_FILE: "/etc/ssl/private-ca.pem",
+      }).email,
+    ).toEqual({
+      from: { name: "Mailpiece Receipts", address: "receipts@mail.example.com" },
+      smtp: { url: "smtp://mailer:hunter2-secret@smtp.example.com:587", caFile: "/etc/ssl/private-ca.pem" },
+    });
+    expect(loadConfig({ MAIL_FROM: "receipts@mail.example.com" }).email.from).toEqual({
+      address: "receipts@mail.example.com",
+    });
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return error as ConfigError;
+      }
+      throw new Error("expected a ConfigError");
+    };
+    expect(refused({ SMTP_URL: "smtp://mailer:hunter2-secret@smtp.example.com:587" }).message).toMatch(
+      /MAIL_FROM/,
+    );
+    for (const from of ["not an address", "Name <no-at-sign>", "Name\u0007 <a@example.com>", "<a@b>"]) {
+      expect(refused({ MAIL_FROM: from }).message).toMatch(/MAIL_FROM/);
+    }
+    const bad = refused({
+      SMTP_URL: "http://mailer:hunter2-secret@smtp.example.com",
+      MAIL_FROM: "a@example.com",
+    });
+    expect(bad.message).toMatch(/SMTP_URL/);
+    expect(bad.message).not.toContain("hunter2");
+  });
 });

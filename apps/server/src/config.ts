@@ -1,9 +1,11 @@
 import type { JsonWebKey } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { parseSmtpUrl } from "@mailpiece/email-smtp";
 import { defineError } from "@mailpiece/errors";
 import { FetchError, parseHostAllowList, parsePrivateHostList } from "@mailpiece/fetch-https";
 import { DEFAULT_DEADLINE_MS, DEFAULT_MAX_QUEUE, DEFAULT_THREADS } from "@mailpiece/pdf-work";
+import { isValidEmailAddress } from "@mailpiece/ports";
 import { parseRetrySchedule } from "@mailpiece/webhooks";
 
 /** S3-compatible object storage for documents (BLOB_STORE=s3). */
@@ -55,6 +57,11 @@ export interface ServerConfig {
    * schedule in ms (six steps by default: 1 min, 5 min, 30 min, 2 h, 12 h, 24 h).
    */
   webhooks: { privateHosts: string[]; retryScheduleMs?: readonly number[] };
+  /**
+   * Email (receipts, status mails, return receipts): sent from `from` over SMTP when `smtp` is set (the URL carries
+   * its credentials; `caFile` a PEM file of a private CA to trust), else kept as .eml files in DATA_DIR/outbox.
+   */
+  email: { from: { name?: string; address: string }; smtp?: { url: string; caFile?: string } };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   trustProxy: boolean;
   /** How often the fulfilment worker looks for work, in ms; 0 turns it off. */
@@ -226,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkout: checkoutPayments(env),
     ucp: ucpConfig(env),
     webhooks: webhookConfig(env),
+    email: emailConfig(env),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     fulfilmentIntervalMs: integer(env, "FULFILMENT_INTERVAL_MS", 1000, 0, 3_600_000),
@@ -295,6 +303,39 @@ function webhookConfig(env: Record<string, string | undefined>): ServerConfig["w
     );
   }
   return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS"), retryScheduleMs };
+}
+
+/** The sender of outbox mail when MAIL_FROM is not set: a reserved domain that reaches no one. */
+const OUTBOX_FROM = { name: "Mailpiece", address: "receipts@mailpiece.invalid" };
+
+function emailConfig(env: Record<string, string | undefined>): ServerConfig["email"] {
+  const raw = env.MAIL_FROM?.trim();
+  const url = env.SMTP_URL?.trim();
+  let from = OUTBOX_FROM as ServerConfig["email"]["from"];
+  if (raw) {
+    // `Name <address>` or a bare address.
+    const match = /^(?:(.*?)\s*<([^<>\s]+)>|([^<>\s]+))$/.exec(raw);
+    const address = match?.[2] ?? match?.[3];
+    const name = match?.[1]?.replace(/^"|"$/g, "").trim();
+    if (!address || !isValidEmailAddress(address) || (name !== undefined && /[\p{Cc}]/u.test(name))) {
+      throw new ConfigError(
+        "MAIL_FROM",
+        "must be an email address, or a name and an address: Name <local@domain>",
+      );
+    }
+    from = { ...(name ? { name } : {}), address };
+  } else if (url) {
+    throw new ConfigError("MAIL_FROM", "is required with SMTP_URL: the address receipts are sent from");
+  }
+  if (!url) return { from };
+  try {
+    // The adapter's own parser; its errors never carry the password.
+    parseSmtpUrl(url);
+  } catch (error) {
+    throw new ConfigError("SMTP_URL", error instanceof Error ? error.message : "is not a valid SMTP URL");
+  }
+  const caFile = env.SMTP_CA_FILE?.trim();
+  return { from, smtp: { url, ...(caFile ? { caFile: resolve(caFile) } : {}) } };
 }
 
 function ucpConfig(env: Record<string, string | undefined>): ServerConfig["ucp"] {

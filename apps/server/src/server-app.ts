@@ -1,3 +1,4 @@
+import type { AdminOutbox } from "@mailpiece/admin";
 import { createAdminApp } from "@mailpiece/admin";
 import { createCheckoutApp } from "@mailpiece/checkout";
 import type { MailpieceCore } from "@mailpiece/core";
@@ -5,7 +6,7 @@ import { answerMachineError, createMachineApp, errorAnswer } from "@mailpiece/ma
 import { createMcpApp } from "@mailpiece/mcp";
 import { createTestDraftsApp } from "@mailpiece/test-drafts";
 import { createUcpApp, type UcpAppOptions } from "@mailpiece/ucp";
-import { createV1App } from "@mailpiece/v1";
+import { createV1App, mergeV1OpenApi, v1OpenApi } from "@mailpiece/v1";
 import { H3 } from "h3";
 import type { Logger } from "./logger.ts";
 import { errorFields } from "./logger.ts";
@@ -22,6 +23,8 @@ export interface ServerAppOptions {
   mcpRequestsPerMinute?: number;
   /** Enables the operator's admin API and dashboard; absent: they answer 404. */
   adminToken?: string;
+  /** The email outbox (the default without SMTP), listed in the dashboard. */
+  outbox?: AdminOutbox;
   /** UCP checkout: profile hosts admitted for development, and the signing key (see UcpAppOptions). */
   ucp?: Pick<UcpAppOptions, "profileHosts" | "signingKey" | "fetchProfile">;
 }
@@ -70,18 +73,31 @@ export function createServerApp(
         }),
   );
 
-  app.mount(
-    "",
-    createMachineApp(core, {
-      publicUrl: options.publicUrl,
-      maxBodyBytes: options.maxBodyBytes,
-      ...(options.maxInflightBodyBytes === undefined
-        ? {}
-        : { maxInflightBodyBytes: options.maxInflightBodyBytes }),
-      trustProxy: options.trustProxy === true,
-      onUnexpectedError,
-    }),
-  );
+  const machine = createMachineApp(core, {
+    publicUrl: options.publicUrl,
+    maxBodyBytes: options.maxBodyBytes,
+    ...(options.maxInflightBodyBytes === undefined
+      ? {}
+      : { maxInflightBodyBytes: options.maxInflightBodyBytes }),
+    trustProxy: options.trustProxy === true,
+    onUnexpectedError,
+  });
+  // One description of the whole deployment at /openapi.json: the machine API's own (with its headers), and the
+  // Projects API's paths, components and key scheme added, so that a client discovers /api/v1 from it. Registered
+  // before the machine app, whose own route it answers for.
+  let description: string | undefined;
+  app.get("/openapi.json", async (event) => {
+    const own = await machine.fetch(new Request(event.req.url, { headers: event.req.headers }));
+    if (own.status !== 200) return own;
+    const machineDescription = (await own.json()) as Record<string, unknown>;
+    description ??= JSON.stringify(
+      mergeV1OpenApi(machineDescription, v1OpenApi({ publicUrl: options.publicUrl, limits: core.config })),
+    );
+    const headers = new Headers(own.headers);
+    headers.delete("content-length");
+    return new Response(description, { headers });
+  });
+  app.mount("", machine);
 
   // The agent tools (spec 1): MCP over streamable HTTP at /mcp, on the same core; UCP checkout on the same MCP host
   // settings, with the business profile at /.well-known/ucp and the checkout tools at /ucp/mcp.
@@ -114,6 +130,7 @@ export function createServerApp(
       trustProxy: options.trustProxy === true,
       onUnexpectedError,
       ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+      ...(options.outbox ? { outbox: options.outbox } : {}),
     }),
   );
   // The test-mode drafts of spec 3 at /v1/test: previews, zero-dollar quotes and fake lifecycles, never charged.

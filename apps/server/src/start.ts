@@ -1,10 +1,14 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoreConfig, MailpieceCore } from "@mailpiece/core";
 import { createMailpieceCore } from "@mailpiece/core";
+import type { EmailOutbox } from "@mailpiece/email-outbox";
+import { createEmailOutbox } from "@mailpiece/email-outbox";
+import { createSmtpEmailSender } from "@mailpiece/email-smtp";
 import { createSafeFetcher, createSafePoster } from "@mailpiece/fetch-https";
 import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
 import { createPdfWorkerPool } from "@mailpiece/pdf-work";
-import type { BlobStore, Store } from "@mailpiece/ports";
+import type { BlobStore, EmailSender, Store } from "@mailpiece/ports";
 import { systemClock } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import {
@@ -92,6 +96,27 @@ async function openS3(s3: S3Config): Promise<BlobStore> {
 export interface ServerHooks {
   wrapStore?: (store: Store) => Store;
   core?: Partial<CoreConfig>;
+  /** A decorator of the HTTP handler (tracing, or a test's deliberately changed answer). */
+  wrapFetch?: (fetch: (request: Request) => Promise<Response>) => (request: Request) => Promise<Response>;
+}
+
+/**
+ * The deployment's email: over SMTP when SMTP_URL is set (its sent keys in the shared store, so several processes
+ * send each mail once); else, on the embedded file store, an outbox folder under DATA_DIR that the dashboard shows;
+ * else (a memory or shared store without SMTP) none.
+ */
+async function openEmail(
+  config: ServerConfig,
+  store: Store,
+): Promise<{ sender: EmailSender; outbox?: EmailOutbox } | undefined> {
+  const smtp = config.email.smtp;
+  if (smtp) {
+    const ca = smtp.caFile ? readFileSync(smtp.caFile, "utf8") : undefined;
+    return { sender: createSmtpEmailSender({ url: smtp.url, store, ...(ca ? { tls: { ca } } : {}) }) };
+  }
+  if (config.store !== "file") return undefined;
+  const outbox = await createEmailOutbox({ dir: join(config.dataDir, "outbox") });
+  return { sender: outbox, outbox };
 }
 
 /** Builds the core and the app and listens on HOST:PORT. */
@@ -104,7 +129,9 @@ export async function startServer(
   const blobs = opened.blobs;
   const store = hooks.wrapStore ? hooks.wrapStore(opened.store) : opened.store;
   let rails: ReturnType<typeof createRails>;
+  let email: Awaited<ReturnType<typeof openEmail>>;
   try {
+    email = await openEmail(config, store);
     const mpp = config.payments.mpp && !config.payments.mpp.secretKey;
     rails = createRails(
       config,
@@ -112,7 +139,7 @@ export async function startServer(
       mpp ? { mpp: await deploymentSecret(config, store, "mpp-secret") } : {},
     );
   } catch (error) {
-    await Promise.all([store.close(), blobs.close()]);
+    await Promise.all([store.close(), blobs.close(), email?.sender.close()]);
     throw error;
   }
   for (const what of rails.simulated) {
@@ -134,6 +161,8 @@ export async function startServer(
     ...(config.webhooks.privateHosts.length > 0 ? { privateHosts: config.webhooks.privateHosts } : {}),
   });
   const cardPayments = checkoutPayments(config.checkout, store);
+  // Links in mails name the deployment's public URL, known once the server listens.
+  let publicUrl = config.publicUrl ?? "";
   const previewSecret = config.previewSecret ?? (await deploymentSecret(config, store, "preview-secret"));
   const core = createMailpieceCore({
     store,
@@ -158,6 +187,19 @@ export async function startServer(
         ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
       }),
     checkWebhookUrl: (url) => poster.check(url),
+    ...(email
+      ? {
+          email: {
+            sender: email.sender,
+            from: config.email.from,
+            links: {
+              order: (id: string) => `${publicUrl}/api/machine/orders/${encodeURIComponent(id)}`,
+              campaign: (id: string) => `${publicUrl}/api/machine/campaigns/${encodeURIComponent(id)}`,
+            },
+            onGivenUp: (error: unknown) => logger.warn("an email was refused for good", errorFields(error)),
+          },
+        }
+      : {}),
     ...(config.webhooks.retryScheduleMs
       ? { webhookOptions: { retryScheduleMs: config.webhooks.retryScheduleMs } }
       : {}),
@@ -187,8 +229,10 @@ export async function startServer(
     },
   });
   let app: ReturnType<typeof createServerApp> | undefined;
+  const handle = async (request: Request): Promise<Response> =>
+    app ? app.fetch(request) : new Response("starting", { status: 503 });
   const server = serve({
-    fetch: (request) => (app ? app.fetch(request) : new Response("starting", { status: 503 })),
+    fetch: hooks.wrapFetch ? hooks.wrapFetch(handle) : handle,
     hostname: config.host,
     port: config.port,
     silent: true,
@@ -204,7 +248,7 @@ export async function startServer(
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const publicUrl = config.publicUrl ?? url;
+  publicUrl = config.publicUrl ?? url;
   app = createServerApp(core, {
     publicUrl,
     maxBodyBytes: config.maxBodyBytes,
@@ -214,6 +258,7 @@ export async function startServer(
     version: VERSION,
     mcpRequestsPerMinute: config.mcpRequestsPerMinute,
     ...(config.adminToken ? { adminToken: config.adminToken } : {}),
+    ...(email?.outbox ? { outbox: email.outbox } : {}),
     ucp: {
       profileHosts: config.ucp.profileHosts,
       ...(config.ucp.signingKey ? { signingKey: config.ucp.signingKey } : {}),
@@ -225,6 +270,18 @@ export async function startServer(
     store: store.name,
     data_dir: config.store === "file" ? config.dataDir : undefined,
   });
+  if (email?.outbox) {
+    logger.warn("EMAIL IS KEPT IN THE OUTBOX", {
+      outbox: join(config.dataDir, "outbox"),
+      read: config.adminToken
+        ? `${publicUrl}/dashboard/outbox`
+        : "set ADMIN_TOKEN to read it in the dashboard",
+    });
+  } else if (email) {
+    logger.info("email over SMTP", { sender: email.sender.name, from: config.email.from.address });
+  } else {
+    logger.warn("EMAIL IS OFF", { reason: "no SMTP_URL, and the outbox needs the embedded file store" });
+  }
   logger.warn("PRINTING IS SIMULATED", { provider: "simulated", pace_ms: config.printPace });
   logger.warn("FLOWER DELIVERY IS SIMULATED", { florist: "simulated" });
   if (config.checkout.provider === "test") {

@@ -65,6 +65,9 @@ const RETRY_AFTER_DEFAULTS: Partial<Record<V1ErrorCode, number>> = {
   storage_unavailable: 5,
 };
 
+/** The codes whose answers always carry Retry-After. */
+export const RETRY_AFTER_CODES = Object.keys(RETRY_AFTER_DEFAULTS) as readonly V1ErrorCode[];
+
 /**
  * The Projects API's code for each CoreError code it expects from the use cases it maps. A code missing here (one
  * this API never expects, such as a machine-order code) is an internal_error reported to onUnexpectedError: a new

@@ -8,7 +8,7 @@ export interface PageQuery {
 }
 
 /** Longest cursor accepted; every cursor this API gives is far shorter. */
-const MAX_CURSOR_LENGTH = 512;
+export const MAX_CURSOR_LENGTH = 512;
 
 /**
  * The `limit` and `cursor` of a listing's query. limit is a whole number from 1 to `max` (default `fallback`);

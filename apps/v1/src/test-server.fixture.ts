@@ -13,6 +13,24 @@ export const HOUR = 60 * 60 * 1000;
 export const SIMULATED_PACE = { acceptAfterMs: 1_000, inTransitAfterMs: 2_000, deliverAfterMs: 3_000 };
 export const TEST_CREDITS_CENTS = 5_000;
 
+/** A New York address of the spec 3 address object, under the fields' own names. */
+export const address = (name: string) => ({
+  name,
+  line1: "350 Fifth Avenue",
+  city: "New York",
+  state: "NY",
+  postal_code: "10118",
+});
+
+/** The same address under some of the fields' aliases. */
+export const aliasedAddress = (name: string) => ({
+  name,
+  address_line1: "350 Fifth Avenue",
+  addressCity: "New York",
+  state: "NY",
+  postalCode: "10118",
+});
+
 /**
  * The Projects API on 127.0.0.1 over a core on memory stores. One clock drives the core (key overlap) and the
  * app's rate limits; `advance` moves it, so nothing waits. Unexpected errors are collected.

@@ -11,6 +11,7 @@ import { documentRoutes } from "./routes/documents.ts";
 import { draftRoutes } from "./routes/drafts.ts";
 import { handwrittenRoutes } from "./routes/handwritten.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { quoteRoutes } from "./routes/quotes.ts";
 import { returnReceiptRoutes } from "./routes/return-receipts.ts";
@@ -50,7 +51,35 @@ const MODULES: readonly ((context: RouteContext) => void)[] = [
   returnReceiptRoutes,
   templateRoutes,
   handwrittenRoutes,
+  openApiRoutes,
 ];
+
+/** A route of the Projects API: its method, its path under /api/v1 (with h3 parameters) and whether it takes a key. */
+export interface V1Route {
+  method: V1Method;
+  /** Without the /api/v1 prefix: `/letters/:order_id`. */
+  path: string;
+  /** Takes no bearer key (the route's URL carries its own authorization, or the route is public). */
+  public: boolean;
+}
+
+/**
+ * Every route createV1App registers over `core`, in order: what each route module adds through its RouteContext
+ * (GET routes answer HEAD too, and every known path OPTIONS; neither is listed). The OpenAPI description lists
+ * the same set.
+ */
+export function listV1Routes(core: MailpieceCore, publicUrl = "http://127.0.0.1"): V1Route[] {
+  const routes: V1Route[] = [];
+  for (const add of MODULES) {
+    add({
+      core,
+      publicUrl,
+      route: (method, path) => routes.push({ method, path, public: false }),
+      publicRoute: (method, path) => routes.push({ method, path, public: true }),
+    });
+  }
+  return routes;
+}
 
 /** The bearer token of an Authorization header (scheme case-insensitive), or undefined for anything else. */
 function bearerOf(header: string | null): string | undefined {
@@ -118,11 +147,15 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
 
   /** Every path with the methods it answers, so that another method on it is 405 with Allow, not 404. */
   const routes = new Map<string, string[]>();
+  /** Notes the methods a route of `method` on `full` answers (GET answers HEAD too), for the path's Allow. */
+  const answered = (method: V1Method, full: string): (V1Method | "HEAD")[] => {
+    const methods: (V1Method | "HEAD")[] = method === "GET" ? ["GET", "HEAD"] : [method];
+    routes.set(full, [...(routes.get(full) ?? []), ...methods]);
+    return methods;
+  };
   const route = (method: V1Method, path: string, handler: V1Handler) => {
     const full = `${V1_BASE}${path}`;
-    const methods = method === "GET" ? (["GET", "HEAD"] as const) : [method];
-    routes.set(full, [...(routes.get(full) ?? []), ...methods]);
-    for (const each of methods) {
+    for (const each of answered(method, full)) {
       app.on(each, full, async (event) => {
         try {
           return finish(await handler(event, await authorize(event)));
@@ -135,26 +168,28 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
 
   const publicRoute = (method: V1Method, path: string, handler: (event: H3Event) => unknown) => {
     const full = `${V1_BASE}${path}`;
-    routes.set(full, [...(routes.get(full) ?? []), method]);
-    app.on(method, full, async (event) => {
-      const client = clientOf(event);
-      try {
-        const blocked = failedPerClient.check(client, now());
-        if (!blocked.allowed) {
-          throw new V1Error(
-            "rate_limited",
-            `Too many refused requests from this client; try again in ${blocked.retryAfterSeconds} s.`,
-            {
-              retryAfterSeconds: blocked.retryAfterSeconds,
-            },
-          );
+    for (const each of answered(method, full)) {
+      app.on(each, full, async (event) => {
+        const client = clientOf(event);
+        try {
+          const blocked = failedPerClient.check(client, now());
+          if (!blocked.allowed) {
+            throw new V1Error(
+              "rate_limited",
+              `Too many refused requests from this client; try again in ${blocked.retryAfterSeconds} s.`,
+              {
+                retryAfterSeconds: blocked.retryAfterSeconds,
+              },
+            );
+          }
+          return finish(await handler(event));
+        } catch (error) {
+          if (CoreError.isInstance(error) && error.code === "not_found")
+            failedPerClient.consume(client, now());
+          return answerError(error);
         }
-        return finish(await handler(event));
-      } catch (error) {
-        if (CoreError.isInstance(error) && error.code === "not_found") failedPerClient.consume(client, now());
-        return answerError(error);
-      }
-    });
+      });
+    }
   };
 
   for (const add of MODULES) add({ core, publicUrl, route, publicRoute });

@@ -172,7 +172,7 @@ function options(faults: ReadonlySet<Fault>, more: Partial<AddressProviderContra
 
 async function failuresWith(faults: Fault[], more?: Partial<AddressProviderContractOptions>) {
   const report = await runSuite(addressProviderContract(options(new Set(faults), more)));
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("addressProviderContract", () => {

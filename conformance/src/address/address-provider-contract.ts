@@ -7,7 +7,8 @@ import {
   addressIdCountry,
   type StructuredAddress,
 } from "@mailpiece/ports";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
+import { ADDRESS_PROVIDER_REQUIREMENTS } from "./address-provider-requirements.ts";
 import { addressRefusedWith as refusedWith } from "./address-refused-with.ts";
 
 /** The names of the AddressProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -50,6 +51,8 @@ export interface AddressProviderContractOptions {
    * reachable.
    */
   unreachable?(): Promise<AddressProvider>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly AddressProviderContractName[];
 }
 
 const DEFAULT_NOTHING = "Qxzqv Jjwkpz Vvqqxx";
@@ -351,6 +354,6 @@ export function addressProviderContract(
 
   return {
     name: options.name ? `address provider contract (${options.name})` : "address provider contract",
-    tests: ADDRESS_PROVIDER_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+    tests: kitTests(ADDRESS_PROVIDER_CONTRACT_NAMES, tests, ADDRESS_PROVIDER_REQUIREMENTS, options.disable),
   };
 }

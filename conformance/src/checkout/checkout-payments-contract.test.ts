@@ -235,7 +235,7 @@ async function failuresWith(faults: Fault[], withFaults = true): Promise<Map<str
       },
     }),
   );
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("checkoutPaymentsContract", () => {

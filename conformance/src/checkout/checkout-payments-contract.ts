@@ -7,7 +7,8 @@ import type {
   SavedMethodCharge,
   SaveMethodRequest,
 } from "@mailpiece/ports";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
+import { CHECKOUT_PAYMENTS_REQUIREMENTS } from "./checkout-payments-requirements.ts";
 import { assertSafeError, checkoutRefusedWith as refusedWith, show } from "./checkout-refused-with.ts";
 
 /** The names of the CheckoutPayments contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -77,6 +78,8 @@ export interface CheckoutPaymentsContractOptions {
   create(): Promise<CheckoutPaymentsContractContext>;
   /** Releases what `create` opened. */
   dispose?(context: CheckoutPaymentsContractContext): void | Promise<void>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly CheckoutPaymentsContractName[];
 }
 
 /**
@@ -868,6 +871,6 @@ export function checkoutPaymentsContract(
 
   return {
     name: `CheckoutPayments contract: ${options.name}`,
-    tests: CHECKOUT_PAYMENTS_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+    tests: kitTests(CHECKOUT_PAYMENTS_CONTRACT_NAMES, tests, CHECKOUT_PAYMENTS_REQUIREMENTS, options.disable),
   };
 }

@@ -16,7 +16,7 @@ async function failuresWith(
   const report = await runSuite(
     emailSenderContract(async ({ clock }) => referenceEmailSubject(clock, set), options),
   );
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 const N = EMAIL_SENDER_CONTRACT_NAMES;
@@ -53,9 +53,9 @@ describe("emailSenderContract", () => {
         return { ...subject, faults: { restore: async () => {} } };
       }),
     );
-    const failed = report.outcomes.filter((o) => !o.ok).map((o) => o.name);
+    const failed = report.outcomes.filter((o) => o.status === "failed").map((o) => o.name);
     expect(failed).toEqual([N[14], N[15], N[16], N[17]]);
-    expect(report.outcomes.find((o) => o.name === N[14])?.error).toMatch(/faults\.down.*disable/);
+    expect(report.outcomes.find((o) => o.name === N[14])?.reason).toMatch(/faults\.down.*disable/);
   });
 
   it("fails a durable sender that gives no restart", async () => {
@@ -65,7 +65,7 @@ describe("emailSenderContract", () => {
         return subject;
       }),
     );
-    expect(report.outcomes.filter((o) => !o.ok).map((o) => o.name)).toEqual([N[7]]);
+    expect(report.outcomes.filter((o) => o.status === "failed").map((o) => o.name)).toEqual([N[7]]);
   });
 
   const caught: Array<[ReferenceEmailFault, EmailSenderContractName]> = [

@@ -8,7 +8,7 @@ import {
   manualClock,
   type SendResult,
 } from "@mailpiece/ports";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
 import {
   emailMessageFixture,
   emptyPartMessages,
@@ -19,6 +19,7 @@ import {
   unsafeHeaderMessages,
 } from "./email-message-fixtures.ts";
 import { assertSafeEmailError, emailRefusedWith, show } from "./email-refused-with.ts";
+import { EMAIL_SENDER_REQUIREMENTS } from "./email-sender-requirements.ts";
 
 /** The names of the EmailSender contract tests, one per MUST sentence of the port. Disable lists are typed by it. */
 export const EMAIL_SENDER_CONTRACT_NAMES = [
@@ -578,18 +579,8 @@ export function emailSenderContract(
     }),
   };
 
-  const disabled = new Set<string>(options.disable ?? []);
-  for (const name of disabled) {
-    assert.ok(
-      (EMAIL_SENDER_CONTRACT_NAMES as readonly string[]).includes(name),
-      `disable names an unknown test: ${name}`,
-    );
-  }
   return {
     name: options.name ? `email sender contract (${options.name})` : "email sender contract",
-    tests: EMAIL_SENDER_CONTRACT_NAMES.filter((name) => !disabled.has(name)).map((name) => ({
-      name,
-      run: tests[name],
-    })),
+    tests: kitTests(EMAIL_SENDER_CONTRACT_NAMES, tests, EMAIL_SENDER_REQUIREMENTS, options.disable),
   };
 }

@@ -325,7 +325,7 @@ async function failuresWith(
   const report = await runSuite(
     floristProviderContract({ create: async ({ clock }) => referenceFlorist(clock, set), ...options }),
   );
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("floristProviderContract", () => {

@@ -19,7 +19,8 @@ import {
   isIsoDate,
   manualClock,
 } from "@mailpiece/ports";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
+import { FLORIST_PROVIDER_REQUIREMENTS } from "./florist-provider-requirements.ts";
 import { floristRefusedWith as refusedWith } from "./florist-refused-with.ts";
 
 /** The names of the FloristProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -83,6 +84,8 @@ export interface FloristProviderContractOptions {
     /** The order changed so that its delivery ends `failed`. */
     deliveryFails?(order: FloristOrder): FloristOrder;
   };
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly FloristProviderContractName[];
 }
 
 const HOUR = 3_600_000;
@@ -1048,6 +1051,6 @@ export function floristProviderContract(
 
   return {
     name: options.name ? `florist provider contract (${options.name})` : "florist provider contract",
-    tests: FLORIST_PROVIDER_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+    tests: kitTests(FLORIST_PROVIDER_CONTRACT_NAMES, tests, FLORIST_PROVIDER_REQUIREMENTS, options.disable),
   };
 }

@@ -57,14 +57,16 @@ export interface LoopbackServer {
 }
 
 /**
- * Serves a fetch handler on 127.0.0.1 at a free port, to run suites over real HTTP against an app built in the test.
- * The handler is called per request, so an app that needs its own public URL can be built once `url` is known.
+ * Serves a fetch handler on 127.0.0.1 at a free port (or at `port`), to run suites over real HTTP against an app
+ * built in the test. The handler is called per request, so an app that needs its own public URL can be built once
+ * `url` is known.
  */
 export async function serveOnLoopback(
   fetch: (request: Request) => Response | Promise<Response>,
+  port = 0,
 ): Promise<LoopbackServer> {
   const { serve } = await import("srvx");
-  const running = serve({ fetch, hostname: "127.0.0.1", port: 0, silent: true, gracefulShutdown: false });
+  const running = serve({ fetch, hostname: "127.0.0.1", port, silent: true, gracefulShutdown: false });
   await running.ready();
   const address = running.node?.server?.address();
   if (typeof address !== "object" || !address) throw new Error("the loopback server has no port");

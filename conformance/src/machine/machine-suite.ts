@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import type { Suite } from "../kit.ts";
+import { notApplicable, type Suite, type TestBody } from "../kit.ts";
 import {
   flowerLetterRequest,
   letterOrder,
@@ -13,6 +13,7 @@ import {
 } from "./fixtures.ts";
 import type { HttpTarget } from "./http-target.ts";
 import { checkedTarget } from "./http-target.ts";
+import { MACHINE_REQUIREMENTS } from "./machine-requirements.ts";
 
 type Json = Record<string, unknown>;
 interface Issue {
@@ -206,7 +207,7 @@ export function machineSuite(given: HttpTarget, options: MachineSuiteOptions = {
     return openapiCache;
   };
 
-  const tests: Record<MachineTestName, () => Promise<void>> = {
+  const tests: Record<MachineTestName, TestBody> = {
     "health answers ok": async () => {
       const res = await target.fetch("/health");
       assert.equal(res.status, 200);
@@ -1225,7 +1226,10 @@ export function machineSuite(given: HttpTarget, options: MachineSuiteOptions = {
 
     "an x402 challenge names its order, so its payment cannot pay another": async () => {
       const spec = await openapi();
-      if (!(spec.paths as Json)["/api/machine/orders"]) return;
+      if (!(spec.paths as Json)["/api/machine/orders"])
+        return notApplicable(
+          "the deployment's OpenAPI description has no /api/machine/orders (no x402 orders)",
+        );
       const order = letterOrder({ letter: `Conformance ${crypto.randomUUID()}` });
       const res = await post(target, "/api/machine/orders", order);
       assert.equal(res.status, 402, res.text.slice(0, 300));
@@ -1254,6 +1258,12 @@ export function machineSuite(given: HttpTarget, options: MachineSuiteOptions = {
 
   return {
     name: `machine API (${target.label})`,
-    tests: MACHINE_TEST_NAMES.map((name) => ({ name, run: tests[name] })),
+    sideEffects:
+      "creates unpaid orders, flower letters and uploads only; pays for nothing, so nothing is printed or mailed",
+    tests: MACHINE_TEST_NAMES.map((name) => ({
+      name,
+      requirement: MACHINE_REQUIREMENTS[name],
+      run: tests[name],
+    })),
   };
 }

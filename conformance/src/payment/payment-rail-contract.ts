@@ -11,7 +11,8 @@ import {
   type Settlement,
   type VerifiedPayment,
 } from "@mailpiece/ports";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
+import { PAYMENT_RAIL_REQUIREMENTS } from "./payment-rail-requirements.ts";
 
 /** One fresh rail with the hooks the suite needs to reach every branch of the contract. */
 export interface PaymentRailContext {
@@ -54,6 +55,8 @@ export interface PaymentRailContractOptions {
   name: string;
   /** Makes a fresh, independent rail and its hooks; called once per test, disposed when the test ends. */
   create(): Promise<PaymentRailContext>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly PaymentRailContractName[];
 }
 
 /** The names of the PaymentRail contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -613,6 +616,6 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
 
   return {
     name: `PaymentRail contract: ${factory.name}`,
-    tests: PAYMENT_RAIL_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+    tests: kitTests(PAYMENT_RAIL_CONTRACT_NAMES, tests, PAYMENT_RAIL_REQUIREMENTS, factory.disable),
   };
 }

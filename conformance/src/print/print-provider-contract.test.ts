@@ -263,7 +263,7 @@ async function failuresWith(
   const report = await runSuite(
     printProviderContract({ create: async ({ clock }) => referenceProvider(clock, set, capabilities) }),
   );
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("printProviderContract", () => {
@@ -359,8 +359,8 @@ describe("printProviderContract", () => {
     const outcome = report.outcomes.find(
       (o) => o.name === "cancel after production starts is refused with cancel_too_late, changing nothing",
     );
-    expect(outcome?.ok).toBe(false);
-    expect(outcome?.error).toMatch(/advance must move its jobs/);
+    expect(outcome?.status).toBe("failed");
+    expect(outcome?.reason).toMatch(/advance must move its jobs/);
   });
 });
 

@@ -21,7 +21,7 @@ import {
   type ReturnReceipt,
 } from "@mailpiece/ports";
 import { PDFDocument } from "pdf-lib";
-import type { Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
 import {
   carriedJobs,
   handwrittenJob,
@@ -30,6 +30,7 @@ import {
   receiptLetterJob,
   uncarriedJobs,
 } from "./print-job-fixtures.ts";
+import { PRINT_PROVIDER_REQUIREMENTS } from "./print-provider-requirements.ts";
 import { refusedWith } from "./refused-with.ts";
 
 /** The names of the PrintProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
@@ -85,6 +86,8 @@ export interface PrintProviderContractOptions {
   dispose?(provider: PrintProvider): void | Promise<void>;
   /** The longest a job may stay `submitted`, on the provider's clock. Default one day. */
   productionWithinMs?: number;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly PrintProviderContractName[];
 }
 
 const DAY = 86_400_000;
@@ -844,6 +847,6 @@ export function printProviderContract(
 
   return {
     name: options.name ? `print provider contract (${options.name})` : "print provider contract",
-    tests: PRINT_PROVIDER_CONTRACT_NAMES.map((name) => ({ name, run: tests[name] })),
+    tests: kitTests(PRINT_PROVIDER_CONTRACT_NAMES, tests, PRINT_PROVIDER_REQUIREMENTS, options.disable),
   };
 }

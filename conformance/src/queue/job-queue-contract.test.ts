@@ -23,7 +23,7 @@ async function failuresWith(faults: ReferenceQueueFault[]): Promise<Map<string, 
   const report = await runSuite(
     jobQueueContract({ create: async ({ clock }) => referenceJobQueue(clock, set) }),
   );
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("jobQueueContract", () => {
@@ -106,8 +106,8 @@ describe("jobQueueContract", () => {
       }),
     );
     const durable = report.outcomes.find((o) => o.name === DURABLE);
-    expect(durable?.ok).toBe(false);
-    expect(durable?.error).toMatch(/pass reopen/);
+    expect(durable?.status).toBe("failed");
+    expect(durable?.reason).toMatch(/pass reopen/);
   });
 
   it("checks durability through reopen: a queue that forgets fails, one that keeps its jobs passes", async () => {
@@ -130,8 +130,8 @@ describe("jobQueueContract", () => {
       );
       return report.outcomes.find((o) => o.name === DURABLE);
     };
-    expect((await run(true))?.error).toBeUndefined();
-    expect((await run(false))?.ok).toBe(false);
+    expect((await run(true))?.status).toBe("passed");
+    expect((await run(false))?.status).toBe("failed");
   });
 });
 
@@ -179,8 +179,8 @@ describe("jobQueueContract: the shared test", () => {
 
   it("passes a queue that several processes really share", async () => {
     const outcome = await sharedOutcome(undefined);
-    expect(outcome.error).toBeUndefined();
-    expect(outcome.ok).toBe(true);
+    expect(outcome.reason).toBeUndefined();
+    expect(outcome.status).toBe("passed");
   }, 60_000);
 
   const faults: Array<[SharedQueueFault, RegExp]> = [
@@ -190,14 +190,14 @@ describe("jobQueueContract: the shared test", () => {
   for (const [fault, message] of faults) {
     it(`catches a queue declared shared with the fault "${fault}"`, async () => {
       const outcome = await sharedOutcome(fault);
-      expect(outcome.ok).toBe(false);
-      expect(outcome.error).toMatch(message);
+      expect(outcome.status).toBe("failed");
+      expect(outcome.reason).toMatch(message);
     }, 60_000);
   }
 
   it("fails a queue that declares shared: true without sharedOpening, saying so", async () => {
     const outcome = await sharedOutcome(undefined, false);
-    expect(outcome.ok).toBe(false);
-    expect(outcome.error).toMatch(/pass sharedOpening/);
+    expect(outcome.status).toBe("failed");
+    expect(outcome.reason).toMatch(/pass sharedOpening/);
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 import { strict as assert } from "node:assert";
 import type { Clock, Job, JobQueue, LeasedJob, LeaseOptions } from "@mailpiece/ports";
 import { manualClock } from "@mailpiece/ports";
-import type { ContractTest, Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "../store/rejects-with-code.ts";
+import { JOB_QUEUE_REQUIREMENTS } from "./job-queue-requirements.ts";
 import {
   type JobQueueOpening,
   SHARED_QUEUE_PHASES,
@@ -61,6 +62,8 @@ export interface JobQueueContractOptions {
    * Required when the queue declares `shared: true`.
    */
   sharedOpening?(queue: JobQueue): JobQueueOpening | Promise<JobQueueOpening>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly JobQueueContractName[];
 }
 
 type TestClock = JobQueueContractContext["clock"];
@@ -949,10 +952,7 @@ export function jobQueueContract(options: JobQueueContractOptions): Suite<JobQue
 
   return {
     name: options.name ? `job queue contract (${options.name})` : "job queue contract",
-    tests: JOB_QUEUE_CONTRACT_NAMES.map((name): ContractTest & { name: JobQueueContractName } => ({
-      name,
-      run: tests[name],
-    })),
+    tests: kitTests(JOB_QUEUE_CONTRACT_NAMES, tests, JOB_QUEUE_REQUIREMENTS, options.disable),
   };
 }
 

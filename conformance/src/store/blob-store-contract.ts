@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import type { Blob, BlobInfo, BlobStore } from "@mailpiece/ports";
 import { MAX_BLOB_BYTES } from "@mailpiece/ports";
-import type { ContractTest, Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
+import { BLOB_STORE_REQUIREMENTS } from "./blob-store-requirements.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
 
 /** The names of the BlobStore contract tests, one per MUST sentence of the BlobStore port. */
@@ -33,6 +34,8 @@ export interface BlobStoreContractOptions {
   create(): Promise<BlobStore>;
   /** Opens the data of `previous` again, as a restarted process would; the suite has closed `previous` first. */
   reopen?(previous: BlobStore): Promise<BlobStore>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly BlobStoreContractName[];
 }
 
 /**
@@ -580,10 +583,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
 
   return {
     name: options.name ? `blob store contract (${options.name})` : "blob store contract",
-    tests: BLOB_STORE_CONTRACT_NAMES.map((name): ContractTest & { name: BlobStoreContractName } => ({
-      name,
-      run: tests[name],
-    })),
+    tests: kitTests(BLOB_STORE_CONTRACT_NAMES, tests, BLOB_STORE_REQUIREMENTS, options.disable),
   };
 }
 

@@ -135,7 +135,7 @@ function referenceStore(clock: Clock, faults: ReadonlySet<Fault>, data = new Map
 async function failuresWith(faults: Fault[]): Promise<Map<string, string>> {
   const set = new Set(faults);
   const report = await runSuite(storeContract({ create: async ({ clock }) => referenceStore(clock, set) }));
-  return new Map(report.outcomes.filter((o) => !o.ok).map((o) => [o.name, o.error ?? ""]));
+  return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
 
 describe("storeContract", () => {
@@ -181,8 +181,8 @@ describe("storeContract", () => {
       }),
     );
     const durable = report.outcomes.find((o) => o.name === "durable: acknowledged writes survive reopen");
-    expect(durable?.ok).toBe(false);
-    expect(durable?.error).toMatch(/pass reopen/);
+    expect(durable?.status).toBe("failed");
+    expect(durable?.reason).toMatch(/pass reopen/);
   });
 
   it("checks durability through reopen: a store that forgets fails, one that keeps its data passes", async () => {
@@ -206,7 +206,10 @@ describe("storeContract", () => {
           },
         }),
       );
-      return report.outcomes.find((o) => o.name === "durable: acknowledged writes survive reopen")?.ok;
+      return (
+        report.outcomes.find((o) => o.name === "durable: acknowledged writes survive reopen")?.status ===
+        "passed"
+      );
     };
     expect(await run(true)).toBe(true);
     expect(await run(false)).toBe(false);
@@ -254,8 +257,8 @@ describe("storeContract: the shared test", () => {
 
   it("passes a store that several processes really share", async () => {
     const outcome = await sharedOutcome(undefined);
-    expect(outcome.error).toBeUndefined();
-    expect(outcome.ok).toBe(true);
+    expect(outcome.reason).toBeUndefined();
+    expect(outcome.status).toBe("passed");
   }, 60_000);
 
   const faults: Array<[SharedFault, RegExp]> = [
@@ -265,14 +268,14 @@ describe("storeContract: the shared test", () => {
   for (const [fault, message] of faults) {
     it(`catches a store declared shared with the fault "${fault}"`, async () => {
       const outcome = await sharedOutcome(fault);
-      expect(outcome.ok).toBe(false);
-      expect(outcome.error).toMatch(message);
+      expect(outcome.status).toBe("failed");
+      expect(outcome.reason).toMatch(message);
     }, 60_000);
   }
 
   it("fails a store that declares shared: true without sharedOpening, saying so", async () => {
     const outcome = await sharedOutcome(undefined, false);
-    expect(outcome.ok).toBe(false);
-    expect(outcome.error).toMatch(/pass sharedOpening/);
+    expect(outcome.status).toBe("failed");
+    expect(outcome.reason).toMatch(/pass sharedOpening/);
   }, 60_000);
 });

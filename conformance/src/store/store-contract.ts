@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { Clock, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, manualClock } from "@mailpiece/ports";
-import type { ContractTest, Suite } from "../kit.ts";
+import { kitTests, type Suite } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
 import {
@@ -12,6 +12,7 @@ import {
   type StoreOpening,
   sharedKeys,
 } from "./shared-store-plan.ts";
+import { STORE_REQUIREMENTS } from "./store-requirements.ts";
 
 export type { StoreOpening } from "./shared-store-plan.ts";
 
@@ -64,6 +65,8 @@ export interface StoreContractOptions {
    * Required when the store declares `shared: true`.
    */
   sharedOpening?(store: Store): StoreOpening | Promise<StoreOpening>;
+  /** Tests that cannot apply to the adapter, left out of the suite; a name the kit does not have is refused. */
+  disable?: readonly StoreContractName[];
 }
 
 type TestBody = (store: Store, clock: StoreContractContext["clock"]) => Promise<void>;
@@ -817,10 +820,7 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
 
   return {
     name: options.name ? `store contract (${options.name})` : "store contract",
-    tests: STORE_CONTRACT_NAMES.map((name): ContractTest & { name: StoreContractName } => ({
-      name,
-      run: tests[name],
-    })),
+    tests: kitTests(STORE_CONTRACT_NAMES, tests, STORE_REQUIREMENTS, options.disable),
   };
 }
 

@@ -70,6 +70,8 @@ export interface FlowerOrderRecord {
   /** Failed payment attempts, newest last, for support. */
   payment_failures: { code: string; message: string; at: number }[];
   submission: FlowerSubmissionRecord;
+  /** When the mail server took the payment receipt (milliseconds since the epoch). */
+  receipt_emailed_at?: number;
   created_at: number;
   updated_at: number;
 }

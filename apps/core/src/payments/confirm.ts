@@ -1,6 +1,6 @@
 import type { PaymentRail, Settlement } from "@mailpiece/ports";
 import type { PaymentContext } from "./pay.ts";
-import { recordSettlement } from "./pay.ts";
+import { finishPaid, recordSettlement } from "./pay.ts";
 import type { Payable } from "./payable.ts";
 import type { PayableRecord, PaymentStatus } from "./payment-record.ts";
 import { noteFailure } from "./payment-record.ts";
@@ -29,9 +29,7 @@ export async function confirmPayment<R extends PayableRecord>(
   if (record?.payment_status === "paid") {
     // Paid, with its payment still noted as work: the process that took the money may have stopped before the
     // work of a paid record was queued. Queuing it is idempotent, so it is done (again) before the note goes.
-    const after = await payable.afterPaid(record);
-    await clearPaymentWork(ctx.jobs, payable.kind, id);
-    return after;
+    return finishPaid(ctx, payable, record);
   }
   if (!record || !payment || record.payment_status === "unpaid") {
     await clearPaymentWork(ctx.jobs, payable.kind, id);

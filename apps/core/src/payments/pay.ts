@@ -16,7 +16,7 @@ import { DEFINITE_SETTLE_FAILURES, PaymentError } from "@mailpiece/ports";
 import { confirmPayment } from "./confirm.ts";
 import { readCredential } from "./credential.ts";
 import type { Payable } from "./payable.ts";
-import type { PayableRecord, PaymentRecord } from "./payment-record.ts";
+import type { PayableKind, PayableRecord, PaymentRecord } from "./payment-record.ts";
 import { isPaidLike, noteFailure } from "./payment-record.ts";
 import { clearPaymentWork, notePaymentWork, PAYMENT_FIRST_LOOK_MS } from "./payment-work.ts";
 
@@ -38,6 +38,8 @@ export interface PaymentContext {
    * gives up). Past it, a payment still `settling` was interrupted (a crash), and its rail is asked where it stands.
    */
   settleLeaseMs: number;
+  /** Once a record is durably paid and its own work queued: what every paid record gets (its receipt email). */
+  paid?: (kind: PayableKind, record: PayableRecord) => Promise<void>;
 }
 
 /** The payment rails of a deployment by protocol: those it accepts, and the hosted checkout's when it has one. */
@@ -220,7 +222,7 @@ export async function payFor<R extends PayableRecord>(
  * the record paid and queues its work; a pending one keeps it `settled_pending_webhook` for the reconciler.
  */
 export async function recordSettlement<R extends PayableRecord>(
-  ctx: Pick<PaymentContext, "store" | "clock" | "jobs">,
+  ctx: Pick<PaymentContext, "store" | "clock" | "jobs" | "paid">,
   payable: Payable<R>,
   id: string,
   rail: PaymentRail,
@@ -255,8 +257,26 @@ export async function recordSettlement<R extends PayableRecord>(
       await notePaymentWork(ctx.jobs, payable.kind, id, ctx.clock.now());
     return updated;
   }
-  const after = await payable.afterPaid(updated);
-  await clearPaymentWork(ctx.jobs, payable.kind, id);
+  return finishPaid(ctx, payable, updated);
+}
+
+/**
+ * The work of a durably paid record: its own (`afterPaid`: fulfilment, pieces, the florist), then what every paid
+ * record gets (`ctx.paid`: its receipt), then its payment note goes. When `paid` fails, the note stays, so that the
+ * reconciler does all of it again (each part is idempotent); the payment itself stands either way.
+ */
+export async function finishPaid<R extends PayableRecord>(
+  ctx: Pick<PaymentContext, "jobs" | "paid">,
+  payable: Payable<R>,
+  record: R,
+): Promise<R> {
+  const after = await payable.afterPaid(record);
+  try {
+    await ctx.paid?.(payable.kind, after);
+  } catch {
+    return after;
+  }
+  await clearPaymentWork(ctx.jobs, payable.kind, record.id);
   return after;
 }
 

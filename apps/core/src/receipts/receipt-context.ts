@@ -55,6 +55,8 @@ export interface ReceiptContext {
   /** The print providers orders are produced by; a receipt is asked of the one its order names. */
   providers: readonly PrintProvider[];
   config: ReturnReceiptsConfig;
+  /** Queues the email of a stored receipt whose letter asked for err_delivery email; absent: none is sent. */
+  emailReceipt?: (orderId: string) => Promise<void>;
 }
 
 /** The queue of receipt work: looking for a delivered letter's receipt, and deleting it after its retention. */

@@ -147,6 +147,8 @@ async function keep(ctx: ReceiptContext, record: ReturnReceiptRecord, receipt: R
     });
   }
   await enqueueReceiptJob(ctx, { task: "expire", order_id: record.order_id }, until);
+  // Its email is queued before the commit: the mail waits until the receipt is stored, and a crash queues it again.
+  if (record.err_delivery === "email") await ctx.emailReceipt?.(record.order_id);
   await moveReceipt(ctx.store, ctx.clock.now, record.order_id, "stored", () => ({
     tracking_number: receipt.tracking_number,
     signed_at: signedAt,

@@ -23,6 +23,8 @@ export interface ReturnReceiptsDeps {
   /** The print providers orders are produced by (the core's `printProviders`); each receipt is asked of its own. */
   providers: readonly PrintProvider[];
   config?: Partial<ReturnReceiptsConfig>;
+  /** Queues the email of a stored receipt (err_delivery email); absent: such receipts stay pending. */
+  emailReceipt?: (orderId: string) => Promise<void>;
 }
 
 /** The workspace and mode a caller acts for (a Projects API key's principal). */
@@ -66,6 +68,7 @@ export function createReturnReceipts(deps: ReturnReceiptsDeps): ReturnReceipts {
     clock: deps.clock,
     providers: deps.providers,
     config: resolveReceiptsConfig(deps.config),
+    ...(deps.emailReceipt ? { emailReceipt: deps.emailReceipt } : {}),
   };
   const fieldsOf = async (order: ReceiptOrder) =>
     receiptFields(

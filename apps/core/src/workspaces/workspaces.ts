@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator, Store } from "@mailpiece/ports";
+import { isValidEmailAddress } from "@mailpiece/ports";
 import { CoreError } from "../errors.ts";
 import { updateRecord } from "../records.ts";
 import type { KeyMode, Permission } from "./api-keys.ts";
@@ -31,6 +32,8 @@ export interface WorkspaceRecord {
   id: string;
   name: string;
   live_enabled: boolean;
+  /** The account email (spec 3's default err_email): receipts of the workspace's orders go there; absent: none. */
+  email?: string;
   created_at: number;
   updated_at: number;
   keys: ApiKeyEntry[];
@@ -81,7 +84,7 @@ export interface ApiKeyView {
   expires_at: string | null;
 }
 
-const workspaceKey = (id: string) => `workspaces:${id}`;
+export const workspaceKey = (id: string) => `workspaces:${id}`;
 const lookupKey = (hash: string) => `api_keys:${hash}`;
 const WORKSPACE_ID = /^ws_[0-9a-f]{32}$/;
 
@@ -89,12 +92,30 @@ const WORKSPACE_ID = /^ws_[0-9a-f]{32}$/;
 export async function createWorkspace(
   ctx: WorkspaceContext,
   name: string,
-): Promise<{ id: string; name: string; live_enabled: boolean; test_api_key: string; created_at: string }> {
+  options: { email?: unknown } = {},
+): Promise<{
+  id: string;
+  name: string;
+  email: string | null;
+  live_enabled: boolean;
+  test_api_key: string;
+  created_at: string;
+}> {
   const trimmed = typeof name === "string" ? name.trim() : "";
+  const issues = [];
   if (trimmed.length < 1 || trimmed.length > 200) {
-    throw new CoreError("validation_failed", "The workspace needs a name of 1 to 200 characters.", {
-      issues: [{ path: "name", code: "invalid_name", message: "name must be 1 to 200 characters." }],
+    issues.push({ path: "name", code: "invalid_name", message: "name must be 1 to 200 characters." });
+  }
+  const email = options.email === undefined || options.email === null ? undefined : options.email;
+  if (email !== undefined && (!isValidEmailAddress(email) || email.length > 256)) {
+    issues.push({
+      path: "email",
+      code: "invalid_email",
+      message: "email must be an address like name@example.com.",
     });
+  }
+  if (issues.length > 0) {
+    throw new CoreError("validation_failed", issues.map((issue) => issue.message).join(" "), { issues });
   }
   const id = `ws_${ctx.ids.uuid().replaceAll("-", "")}`;
   const now = ctx.clock.now();
@@ -103,6 +124,7 @@ export async function createWorkspace(
     id,
     name: trimmed,
     live_enabled: false,
+    ...(email === undefined ? {} : { email: email as string }),
     created_at: now,
     updated_at: now,
     keys: [entry],
@@ -120,6 +142,7 @@ export async function createWorkspace(
   return {
     id,
     name: trimmed,
+    email: (email as string | undefined) ?? null,
     live_enabled: false,
     test_api_key: issued.api_key,
     created_at: new Date(now).toISOString(),
@@ -259,6 +282,7 @@ export interface WorkspaceView {
   object: "workspace";
   id: string;
   name: string;
+  email: string | null;
   live_enabled: boolean;
   created_at: string;
   keys: { id: string; mode: KeyMode; api_key_prefix: string; expires_at: string | null }[];
@@ -269,6 +293,7 @@ export function workspaceView(workspace: WorkspaceRecord): WorkspaceView {
     object: "workspace",
     id: workspace.id,
     name: workspace.name,
+    email: workspace.email ?? null,
     live_enabled: workspace.live_enabled,
     created_at: new Date(workspace.created_at).toISOString(),
     keys: workspace.keys.map((key) => ({

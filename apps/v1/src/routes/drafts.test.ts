@@ -4,7 +4,7 @@ import { makePdf, serveOnLoopback } from "@mailpiece/conformance";
 import type { MailpieceCore } from "@mailpiece/core";
 import type { H3 } from "h3";
 import { afterEach, describe, expect, it } from "vitest";
-import { HOUR, startV1Server, type V1Server } from "../test-server.fixture.ts";
+import { aliasedAddress as address, HOUR, startV1Server, type V1Server } from "../test-server.fixture.ts";
 
 let server: V1Server | undefined;
 let admin: Awaited<ReturnType<typeof startAdmin>> | undefined;
@@ -41,14 +41,6 @@ async function startAdmin(core: MailpieceCore) {
     close: () => running.close(),
   };
 }
-
-const address = (name: string) => ({
-  name,
-  address_line1: "350 Fifth Avenue",
-  addressCity: "New York",
-  state: "NY",
-  postalCode: "10118",
-});
 
 type Json = Record<string, unknown> & {
   id: string;

@@ -5,6 +5,7 @@ import { echo, readJsonBody } from "../body.ts";
 import { validationFailed } from "../errors.ts";
 import type { RouteContext } from "../route.ts";
 import { json } from "../route.ts";
+import { MAX_ROTATION_PERMISSIONS, RotateKeyBody } from "../schemas/requests.ts";
 
 /** The body of POST /api-keys/rotate, once checked. */
 export interface RotateRequest {
@@ -12,9 +13,10 @@ export interface RotateRequest {
   permissions?: Permission[];
 }
 
-const FIELDS = new Set(["mode", "permissions"]);
+/** The fields of a rotation: those its published schema lists. */
+const FIELDS = new Set(Object.keys(RotateKeyBody.properties));
 /** Most entries of a `permissions` list (each permission at most a few times over). */
-const MAX_PERMISSIONS = 20;
+const MAX_PERMISSIONS = MAX_ROTATION_PERMISSIONS;
 
 /**
  * API keys (spec 3): GET /api-keys lists the workspace's keys (prefixes and status, never a key); POST

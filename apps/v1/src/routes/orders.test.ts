@@ -1,6 +1,6 @@
 import { makePdf } from "@mailpiece/conformance";
 import { afterEach, describe, expect, it } from "vitest";
-import { startV1Server, type V1Server } from "../test-server.fixture.ts";
+import { aliasedAddress as address, startV1Server, type V1Server } from "../test-server.fixture.ts";
 
 let server: V1Server | undefined;
 
@@ -8,14 +8,6 @@ afterEach(async () => {
   await server?.close();
   expect(server?.unexpected ?? []).toEqual([]);
   server = undefined;
-});
-
-const address = (name: string) => ({
-  name,
-  address_line1: "350 Fifth Avenue",
-  addressCity: "New York",
-  state: "NY",
-  postalCode: "10118",
 });
 
 /** A workspace's key and a quote of a one-page letter it uploaded. */

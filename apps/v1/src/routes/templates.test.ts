@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startV1Server, type V1Server } from "../test-server.fixture.ts";
+import { address, startV1Server, type V1Server } from "../test-server.fixture.ts";
 
 let server: V1Server | undefined;
 
@@ -11,14 +11,6 @@ afterEach(async () => {
 
 type Json = Record<string, unknown>;
 const read = async (response: Response) => (await response.json()) as Json;
-
-const address = (name: string) => ({
-  name,
-  line1: "350 Fifth Avenue",
-  city: "New York",
-  state: "NY",
-  postal_code: "10118",
-});
 
 const send = (s: V1Server, path: string, key: string, body: unknown, idempotencyKey: string) =>
   s.call(path, key, {

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { makePdf } from "@mailpiece/conformance";
 import type { WebhookRequest } from "@mailpiece/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { startV1Server, type V1Server } from "../test-server.fixture.ts";
+import { address, startV1Server, type V1Server } from "../test-server.fixture.ts";
 
 let server: V1Server | undefined;
 
@@ -14,14 +14,6 @@ afterEach(async () => {
 
 type Json = Record<string, unknown>;
 const read = async (response: Response) => (await response.json()) as Json;
-
-const address = (name: string) => ({
-  name,
-  line1: "350 Fifth Avenue",
-  city: "New York",
-  state: "NY",
-  postal_code: "10118",
-});
 
 /** A Projects API over a core whose webhook deliveries reach a stand-in receiver that answers `status`. */
 async function setup() {

@@ -1,11 +1,16 @@
 import { timingSafeEqual } from "node:crypto";
-import type { ReceivedEmail } from "@mailpiece/conformance";
-import { simpleParser } from "mailparser";
-import { generate } from "selfsigned";
-import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import type { SMTPServer, SMTPServerOptions } from "smtp-server";
+import type { ReceivedEmail } from "../email/email-sender-contract.ts";
+
+/*
+ * A real SMTP server for tests of email senders and of deployments that send mail. `smtp-server`, `selfsigned` and
+ * `mailparser` are optional peers of this package, loaded only when a server is started: install them where the
+ * tests that call this run.
+ */
 
 /** A self-signed certificate for localhost and 127.0.0.1, as the test servers of this repository make them. */
 export async function createLocalCertificate(): Promise<{ key: string; cert: string }> {
+  const { generate } = await import("selfsigned");
   const pems = await generate([{ name: "commonName", value: "localhost" }], {
     keyType: "ec",
     algorithm: "sha256",
@@ -90,6 +95,8 @@ function smtpError(code: number, message: string): Error {
  * PLAIN/LOGIN authentication after TLS only; its `mode` makes it refuse or go silent.
  */
 export async function startTestSmtpServer(options: TestSmtpServerOptions): Promise<TestSmtpServer> {
+  const { SMTPServer } = await import("smtp-server");
+  const { simpleParser } = await import("mailparser");
   let server: SMTPServer | undefined;
   const state = {
     port: 0,
