@@ -1,4 +1,7 @@
-import { letterOrder } from "@mailpiece/conformance";
+import { createTestCheckout } from "@mailpiece/checkout-test";
+import { flowerLetterRequest, letterOrder } from "@mailpiece/conformance";
+import { createSimulatedFlorist } from "@mailpiece/florist-simulated";
+import { canonicalJson } from "@mailpiece/idempotency";
 import type { EmailMessage, EmailSender, SendResult } from "@mailpiece/ports";
 import { EmailError } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
@@ -8,6 +11,8 @@ import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unsto
 import { afterEach, describe, expect, it } from "vitest";
 import { campaignBody } from "../campaign.fixture.ts";
 import { createMailpieceCore, type MailpieceCore } from "../core.ts";
+import type { CreateOrderInput, CreateOrderOutcome } from "../create-machine-order.ts";
+import type { FlowerCreateOutcome } from "../flowers/index.ts";
 import { readyDocument } from "../projects/projects.fixture.ts";
 import { x402Pay } from "../x402-pay.fixture.ts";
 
@@ -73,6 +78,8 @@ function setup() {
     clock,
     jobs,
     rails: { x402: rail },
+    checkoutPayments: createTestCheckout(),
+    florist: createSimulatedFlorist({ store, clock }),
     printProviders: [
       createSimulatedPrinter({
         store,
@@ -88,17 +95,20 @@ function setup() {
     },
   });
   open = core;
-  const pay = async (body: Record<string, unknown>) => {
+  const pay = async (
+    body: Record<string, unknown>,
+    create: (input: CreateOrderInput) => Promise<CreateOrderOutcome | FlowerCreateOutcome> = core.createOrder,
+  ) => {
     const raw = JSON.stringify(body);
     const payment = (credential?: string) => ({
       rail,
       resourceUrl: (id: string) => `https://mailpiece.test/api/machine/orders/${id}`,
       credential,
     });
-    const unpaid = await core.createOrder({ raw, body, clientKey: "203.0.113.9", payment: payment() });
+    const unpaid = await create({ raw, body, clientKey: "203.0.113.9", payment: payment() });
     if (unpaid.kind !== "payment_required") throw new Error(`expected a 402, got ${unpaid.kind}`);
     const headers = await x402Pay(unpaid.challenge);
-    const paid = await core.createOrder({
+    const paid = await create({
       raw,
       body,
       clientKey: "203.0.113.9",
@@ -216,6 +226,35 @@ describe("email of machine orders", () => {
     expect(mails[0]!.attachments?.map((a) => a.filename)).toEqual([`return-receipt-${id}.pdf`]);
     expect(Buffer.from(mails[0]!.attachments![0]!.content.subarray(0, 5)).toString()).toBe("%PDF-");
     expect((await core.returnReceipts.fields(id))?.err_status).toBe("sent");
+  });
+});
+
+describe("email of the other surfaces' orders", () => {
+  it("sends the receipt of an order a person paid at hosted checkout to the buyer named there, paid by card", async () => {
+    const { core, mail } = setup();
+    const { buyer_name: _n, buyer_email: _e, ...body } = letterOrder();
+    const draft = await core.createDraft({ body, raw: canonicalJson(body), clientKey: "198.51.100.7" });
+    await core.completeCheckout({
+      checkout_session_id: draft.checkout_session.id,
+      buyer: { first_name: "Ada", last_name: "Lovelace", email: "ada.checkout@example.com" },
+      payment_data: { token: "spt_test_ok", provider: "stripe" },
+    });
+    await core.fulfil();
+    const receipt = mail.sent.find((m) => m.key === `receipt:order:${draft.order_id}`);
+    expect(receipt?.to).toEqual([{ name: "Ada Lovelace", address: "ada.checkout@example.com" }]);
+    expect(receipt?.text).toMatch(/card/i);
+  });
+
+  it("sends a paid flower letter's receipt with the florist's lines, once", async () => {
+    const { core, mail, pay } = setup();
+    const id = await pay(flowerLetterRequest(), (input) => core.flowers!.create(input));
+    await core.fulfil();
+    await core.fulfil();
+    const receipts = mail.sent.filter((m) => m.key === `receipt:flower_letter:${id}`);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.to).toEqual([{ name: "Grace Hopper", address: "grace@example.com" }]);
+    expect(receipts[0]!.subject).toMatch(/receipt/i);
+    expect(receipts[0]!.text).toContain(id);
   });
 });
 
