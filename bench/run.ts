@@ -22,6 +22,7 @@ const benches: [string, () => Promise<string>][] = [
   ["blobs", async () => (await import("./blobs.ts")).benchBlobs()],
   ["list-cost", async () => (await import("./list-cost.ts")).benchListCost()],
   ["fulfilment", async () => (await import("./fulfilment.ts")).benchFulfilment()],
+  ["email", async () => (await import("./email.ts")).benchEmail()],
   ["load", async () => (await import("./load.ts")).benchLoad()],
 ];
 const only = process.argv[2];
