@@ -103,6 +103,8 @@ beforeAll(async () => {
   openapi = doc.json as Schema;
   operations = [];
   for (const [template, item] of Object.entries(openapi.paths as Record<string, Record<string, Schema>>)) {
+    // The deployment's description holds the Projects API too: projects.test.ts fuzzes it, with its keys.
+    if (template.startsWith("/api/v1/")) continue;
     for (const [method, op] of Object.entries(item)) {
       const content = ((op.requestBody as Schema | undefined)?.content ?? {}) as Record<
         string,

@@ -286,6 +286,7 @@ export interface ProjectsRoute {
 
 /** Every route of apps/v1/src/routes/*.ts (the suite checks the list against the route modules). */
 export const PROJECTS_ROUTES: ProjectsRoute[] = [
+  { method: "GET", path: "/openapi.json", public: true },
   { method: "POST", path: "/documents/upload-intent", model: "uploadIntent" },
   { method: "PUT", path: "/documents/{document_id}/upload", public: true, query: ["token"] },
   { method: "POST", path: "/documents/{document_id}/complete", model: "complete" },
