@@ -303,7 +303,9 @@ export function createEmails(deps: EmailDeps): Emails {
     },
     async noteOrder(order) {
       if (order.project) {
-        // A Projects API order's receipt is queued after its first round; its statuses go out as webhooks.
+        // A Projects API order's receipt is queued after its first round; its statuses go out as webhooks. Once the
+        // order's steps say the receipt went out, nothing is read again in later rounds.
+        if (order.steps.some((s) => s.step === "email_sent")) return;
         const notes = await deps.store.get<EmailNotes>(notesKey(order.id));
         if (notes?.value.receipt) return;
         await enqueueEmail(deps.jobs, { type: "payment_receipt", kind: "order", id: order.id }, now());
