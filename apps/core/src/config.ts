@@ -1,5 +1,5 @@
 import type { PriceBook, QuoteBounds } from "@mailpiece/pricing";
-import { DEFAULT_PRICE_BOOK, MACHINE_ORDER_BOUNDS } from "@mailpiece/pricing";
+import { DEFAULT_PRICE_BOOK, MACHINE_ORDER_BOUNDS, PROJECT_ORDER_BOUNDS } from "@mailpiece/pricing";
 import type { RateLimit } from "./rate-limit.ts";
 
 /** The default of CoreConfig.orderIntentGraceMs: how long an order intent may stand before it counts as lost. */
@@ -10,8 +10,10 @@ export interface CoreConfig {
   /** HTTPS hosts from which a `pdf` download URL may be fetched. Empty: no downloads. */
   pdfDownloadHosts: readonly string[];
   priceBook: PriceBook;
-  /** The price range of one machine order. */
+  /** The price range of one machine order (a floor applies below it). */
   bounds: QuoteBounds;
+  /** The price range of one Projects API piece: letters, postcards, template sends and handwritten mail. */
+  projectBounds: QuoteBounds;
   /** Largest PDF accepted, in bytes (spec 1: 100 MB). */
   maxPdfBytes: number;
   /** Most pages a PDF may have (spec 1: 199). */
@@ -70,6 +72,7 @@ export function defaultCoreConfig(overrides: Partial<CoreConfig> = {}): CoreConf
     pdfDownloadHosts: [],
     priceBook: DEFAULT_PRICE_BOOK,
     bounds: MACHINE_ORDER_BOUNDS,
+    projectBounds: PROJECT_ORDER_BOUNDS,
     maxPdfBytes: 100 * 1024 * 1024,
     maxPdfPages: 199,
     unpaidRateLimit: { limit: 10, windowMs: 60 * 60 * 1000 },

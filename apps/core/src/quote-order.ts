@@ -1,5 +1,5 @@
 import type { Issue, NormalizedOrder, Party } from "@mailpiece/orders";
-import type { Quote, QuoteInput, Quoter } from "@mailpiece/pricing";
+import type { Quote, QuoteBounds, QuoteInput, Quoter } from "@mailpiece/pricing";
 import { createQuoter, formatUsd, PricingError } from "@mailpiece/pricing";
 import type { CoreConfig } from "./config.ts";
 import { partyPath } from "./documents.ts";
@@ -62,21 +62,29 @@ export function quoteInputFor(
   });
 }
 
-/** One quoter per configuration: the price book and bounds are checked once, not on every quote. */
-const quoters = new WeakMap<CoreConfig, Quoter>();
+/** One quoter per configuration and bounds: the price book and bounds are checked once, not on every quote. */
+const quoters = new WeakMap<CoreConfig, Map<QuoteBounds, Quoter>>();
 
-function quoterFor(config: CoreConfig): Quoter {
-  let quoter = quoters.get(config);
+function quoterFor(config: CoreConfig, bounds: QuoteBounds = config.bounds): Quoter {
+  let byBounds = quoters.get(config);
+  if (byBounds === undefined) {
+    byBounds = new Map();
+    quoters.set(config, byBounds);
+  }
+  let quoter = byBounds.get(bounds);
   if (quoter === undefined) {
-    quoter = createQuoter({ book: config.priceBook, bounds: config.bounds });
-    quoters.set(config, quoter);
+    quoter = createQuoter({ book: config.priceBook, bounds });
+    byBounds.set(bounds, quoter);
   }
   return quoter;
 }
 
-/** Prices one mailpiece with the deployment's price book; throws the pricing engine's PricingError. */
-export function priceMailpiece(input: QuoteInput, config: CoreConfig): Quote {
-  return quoterFor(config)(input);
+/**
+ * Prices one Projects API piece with the deployment's price book and the Projects API's bounds; throws the pricing
+ * engine's PricingError.
+ */
+export function priceProjectPiece(input: QuoteInput, config: CoreConfig): Quote {
+  return quoterFor(config, config.projectBounds)(input);
 }
 
 /** Prices one mailpiece to one recipient; a price the book cannot give becomes an issue on the field at fault. */
@@ -89,7 +97,7 @@ export function quoteOrder(
 ): QuoteOutcome {
   try {
     const q = quoterFor(config)(quoteInputFor(order, recipient, pageCount, config.priceBook.origin_country));
-    return { ok: true, quote: toView(q, config) };
+    return { ok: true, quote: toView(q, config.bounds) };
   } catch (error) {
     if (PricingError.isInstance(error)) {
       return {
@@ -107,7 +115,7 @@ export function quoteOrder(
   }
 }
 
-export function toView(q: Quote, config: CoreConfig): QuoteView {
+export function toView(q: Quote, bounds: QuoteBounds): QuoteView {
   return {
     price_cents: q.total_cents,
     price_usd: formatUsd(q.total_cents),
@@ -116,7 +124,7 @@ export function toView(q: Quote, config: CoreConfig): QuoteView {
     line_items: q.line_items,
     subtotal_cents: q.subtotal_cents,
     route: q.route,
-    bounds: { min_cents: config.bounds.min_cents, max_cents: config.bounds.max_cents },
+    bounds: { min_cents: bounds.min_cents, max_cents: bounds.max_cents },
   };
 }
 

@@ -4,7 +4,7 @@ import type { PricingErrorCode } from "./errors.ts";
 import { PricingError } from "./errors.ts";
 import type { PriceBook } from "./price-book.ts";
 import type { Quote, QuoteInput } from "./quote.ts";
-import { createQuoter, MACHINE_ORDER_BOUNDS, quote } from "./quote.ts";
+import { createQuoter, MACHINE_ORDER_BOUNDS, PROJECT_ORDER_BOUNDS, quote } from "./quote.ts";
 
 function letter(overrides: Partial<QuoteInput> = {}): QuoteInput {
   return {
@@ -83,6 +83,16 @@ describe("published constants", () => {
 
   it("machine orders are bounded to 3.40 .. 200.00", () => {
     expect(MACHINE_ORDER_BOUNDS).toEqual({ min_cents: 340, max_cents: 20000 });
+  });
+
+  it("Projects API pieces cost their published constants with no floor, at most 200.00", () => {
+    expect(PROJECT_ORDER_BOUNDS).toEqual({ min_cents: 0, max_cents: 20000 });
+    const plain = quote(letter({ page_count: 1 }), { bounds: PROJECT_ORDER_BOUNDS });
+    expect(plain.total_cents).toBe(180 + 20);
+    expect(plain.line_items.map((line) => line.code)).not.toContain("minimum_charge");
+    expect(quote(postcard(), { bounds: PROJECT_ORDER_BOUNDS }).total_cents).toBe(190);
+    // The same letter as a machine order is raised to the machine floor.
+    expect(quote(letter({ page_count: 1 })).total_cents).toBe(340);
   });
 
   it("the default book is frozen so no caller can change prices for everyone", () => {

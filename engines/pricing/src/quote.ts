@@ -68,6 +68,12 @@ export interface QuoteBounds {
 /** Machine orders cost 3.40 to 200.00 USD. */
 export const MACHINE_ORDER_BOUNDS: QuoteBounds = Object.freeze({ min_cents: 340, max_cents: 20000 });
 
+/**
+ * Projects API pieces cost what the published constants add up to, with no floor (a one-page letter is 2.00), and
+ * no more than 200.00 USD a piece, the machine orders' ceiling.
+ */
+export const PROJECT_ORDER_BOUNDS: QuoteBounds = Object.freeze({ min_cents: 0, max_cents: 20000 });
+
 const COUNTRY = /^[A-Z]{2}$/;
 const MAILPIECE_TYPES: readonly QuoteInput["mailpiece_type"][] = ["letter", "postcard", "handwritten"];
 const BOOLEAN_FIELDS = [

@@ -11,7 +11,7 @@ import { keepDocumentFor } from "../document-retention.ts";
 import { inspect } from "../documents.ts";
 import { CoreError } from "../errors.ts";
 import { documentBlobKey } from "../open-mailing.ts";
-import { priceMailpiece, pricingInput, type QuoteView, toView } from "../quote-order.ts";
+import { priceProjectPiece, pricingInput, type QuoteView, toView } from "../quote-order.ts";
 import { updateRecord } from "../records.ts";
 import type { Principal } from "../workspaces/workspaces.ts";
 import { loadDocument, type ProjectDocumentContext, requestProblems } from "./documents.ts";
@@ -238,7 +238,7 @@ export type PricingPaths = Partial<Record<keyof QuoteInput, string>>;
  */
 export function priceRequest(input: QuoteInput, config: CoreConfig, paths: PricingPaths): QuoteView {
   try {
-    return toView(priceMailpiece(input, config), config);
+    return toView(priceProjectPiece(input, config), config.projectBounds);
   } catch (error) {
     if (!PricingError.isInstance(error)) throw error;
     const field = error.field as keyof QuoteInput | undefined;

@@ -4,6 +4,9 @@ import { readyDocument, refusal } from "../projects/projects.fixture.ts";
 import { address, pdfText, sendsSetup } from "../projects/sends.fixture.ts";
 import { createTemplates } from "./index.ts";
 
+/** A one-page black-and-white letter on the published constants: base fee 1.80 and 0.20 a page. */
+const ONE_PAGE_CENTS = 180 + 20;
+
 const THANKS = {
   name: "Thank-you note",
   format: "markdown",
@@ -43,17 +46,20 @@ describe("template sends", () => {
       metadata: { customer: "42" },
       idempotent_replay: false,
     });
-    // Priced as a letter quote of one page with the same options is: the floor of 3.40 here.
+    // Priced as a letter quote of one page with the same options is: 1.80 + 0.20 a page, with no floor.
     const quote = await core.projects.createQuote(principal, "letter", {
       document_id: await readyDocument(core, principal, 1),
     });
     expect(order.price_cents).toBe(quote.price_cents);
-    expect(order.price_cents).toBe(340);
-    expect(await balance()).toMatchObject({ available_cents: 10_000 - 340, reserved_cents: 340 });
+    expect(order.price_cents).toBe(ONE_PAGE_CENTS);
+    expect(await balance()).toMatchObject({
+      available_cents: 10_000 - ONE_PAGE_CENTS,
+      reserved_cents: ONE_PAGE_CENTS,
+    });
 
     const replay = await templates.send(principal, template.id, body, "send-1");
     expect(replay).toMatchObject({ id: order.id, idempotent_replay: true });
-    expect((await balance()).reserved_cents).toBe(340);
+    expect((await balance()).reserved_cents).toBe(ONE_PAGE_CENTS);
     expect(
       (await refusal(templates.send(principal, template.id, send({ metadata: {} }), "send-1"))).code,
     ).toBe("request_id_conflict");
@@ -72,7 +78,7 @@ describe("template sends", () => {
     await fulfil(6);
     const done = await core.projects.getOrder(principal, "letter", order.id);
     expect(done).toMatchObject({ status: "delivered", funds_status: "captured", template_id: template.id });
-    expect(await balance()).toMatchObject({ available_cents: 10_000 - 340, reserved_cents: 0 });
+    expect(await balance()).toMatchObject({ available_cents: 10_000 - ONE_PAGE_CENTS, reserved_cents: 0 });
     const ledger = await core.workspaces.ledger(principal, {});
     expect(ledger.data.map((entry) => entry.type)).toEqual(["top_up", "reservation", "capture"]);
     // A replay after delivery, and after the template is archived, still answers the order.
@@ -185,7 +191,7 @@ describe("template sends", () => {
       template_id: template.id,
       template_version: 1,
       page_count: 1,
-      price_cents: 340,
+      price_cents: ONE_PAGE_CENTS,
       body: { version: 1 },
     });
     expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
@@ -194,7 +200,7 @@ describe("template sends", () => {
     // The template changes after the draft was prepared: the release sends the version prepared.
     await templates.update(principal, template.id, { body: "Changed {{first_name}}" });
     const order = await templates.sendPrepared(principal, prepared, "release-1");
-    expect(order).toMatchObject({ template_version: 1, price_cents: 340 });
+    expect(order).toMatchObject({ template_version: 1, price_cents: ONE_PAGE_CENTS });
     expect(await templates.sendPrepared(principal, prepared, "release-1")).toMatchObject({
       id: order.id,
       idempotent_replay: true,
@@ -203,7 +209,7 @@ describe("template sends", () => {
       templates.sendPrepared(principal, { ...prepared, price_cents: 300 }, "release-2"),
     );
     expect(stale.code).toBe("state_conflict");
-    expect((await balance()).reserved_cents).toBe(340);
+    expect((await balance()).reserved_cents).toBe(ONE_PAGE_CENTS);
   });
 
   it("serves drafts: problems as issues, the prepared price, and the send", async () => {
@@ -219,7 +225,7 @@ describe("template sends", () => {
       expect.objectContaining({ path: "template_id", code: "template_not_found" }),
     ]);
     expect(await type.price(principal, { template_id: template.id, ...send() })).toEqual({
-      price_cents: 340,
+      price_cents: ONE_PAGE_CENTS,
       currency: "usd",
       quote_id: null,
       quote_expires_at: null,
@@ -227,7 +233,7 @@ describe("template sends", () => {
     expect(await balance()).toMatchObject({ reserved_cents: 0 });
     const order = await type.send(principal, { template_id: template.id, ...send() }, "draft-release");
     expect(order.idempotent_replay).toBe(false);
-    expect((await balance()).reserved_cents).toBe(340);
+    expect((await balance()).reserved_cents).toBe(ONE_PAGE_CENTS);
   });
 
   it("typesets on the document workers: a letter past their deadline is document_too_complex", async () => {
