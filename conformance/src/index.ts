@@ -30,3 +30,4 @@ export * from "./store/store-contract.ts";
 export * from "./ucp/platform-profiles.ts";
 export * from "./ucp/ucp-suite.ts";
 export * from "./v1/v1-suite.ts";
+export { NEEDS_WEBHOOK_URL } from "./v1/v1-webhook-checks.ts";

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestCheckout } from "@mailpiece/checkout-test";
 import type { HttpTarget, Suite, V1SuiteTestName } from "@mailpiece/conformance";
-import { appTarget, isNotApplicable, urlTarget, V1_SUITE_TEST_NAMES, v1Suite } from "@mailpiece/conformance";
+import {
+  appTarget,
+  isNotApplicable,
+  NEEDS_WEBHOOK_URL,
+  urlTarget,
+  V1_SUITE_TEST_NAMES,
+  v1Suite,
+} from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { createMailpieceCore } from "@mailpiece/core";
 import { systemClock } from "@mailpiece/ports";
@@ -64,6 +71,7 @@ function changedTarget(
 
 // The reference server's app in-process, over a core on memory stores with the simulated printer and test card
 // payments. Webhook receivers are checked by the https rule only, and nothing is delivered (no worker runs).
+const RECEIVER = "https://receiver.example.test/mailpiece-conformance";
 const store = createMemoryStore();
 const core = createMailpieceCore({
   store,
@@ -83,7 +91,9 @@ const inProcess = appTarget(app);
 const keyOf = async (name: string) => (await core.workspaces.create(name)).test_api_key;
 
 registerSuite(
-  everyCheckApplies(v1Suite(inProcess, { apiKey: await keyOf("Conformance"), adminToken: ADMIN_TOKEN })),
+  everyCheckApplies(
+    v1Suite(inProcess, { apiKey: await keyOf("Conformance"), adminToken: ADMIN_TOKEN, webhookUrl: RECEIVER }),
+  ),
   { timeoutMs: SUITE_TIMEOUT_MS },
 );
 
@@ -140,7 +150,9 @@ describe("what the suite answers where a check does not apply", () => {
   it("with a live key, answers notApplicable for every check that mails or pays, and runs the others", async () => {
     const { id } = await core.workspaces.create("Live conformance");
     const live = await core.workspaces.enableLive(id);
-    const answered = await outcomes(v1Suite(inProcess, { apiKey: live!.api_key, adminToken: ADMIN_TOKEN }));
+    const answered = await outcomes(
+      v1Suite(inProcess, { apiKey: live!.api_key, adminToken: ADMIN_TOKEN, webhookUrl: RECEIVER }),
+    );
     const paying: V1SuiteTestName[] = [
       "an order needs an Idempotency-Key; a retry answers the same order; the key with another body is refused",
       "an order reads back with its timeline, funds and metadata",
@@ -158,6 +170,24 @@ describe("what the suite answers where a check does not apply", () => {
       available_cents: 0,
       reserved_cents: 0,
     });
+  }, 120_000);
+
+  it("registers no webhook endpoint without a webhook URL, and says why", async () => {
+    const key = await keyOf("Without receiver");
+    const suite = v1Suite(inProcess, { apiKey: key, adminToken: ADMIN_TOKEN });
+    const run = (name: V1SuiteTestName) => suite.tests.find((test) => test.name === name)!.run();
+    expect(
+      await run("webhook endpoints refuse a URL that is not https, registering nothing"),
+    ).toBeUndefined();
+    expect(
+      await run("webhook endpoints show their whsec_ secret once, rotate it and are disabled by DELETE"),
+    ).toEqual({ notApplicable: NEEDS_WEBHOOK_URL });
+    const listed = await app.fetch(
+      new Request("http://127.0.0.1:3000/api/v1/webhook-endpoints", {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    );
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
   }, 120_000);
 
   it("answers notApplicable for the release without the admin token, and for mail the credits do not cover", async () => {
@@ -211,14 +241,11 @@ describe("the suite fails where a deployment breaks a rule", () => {
       return Response.json({ ...body, data }, { status: response.status, headers: response.headers });
     });
     const answered = await outcomes(
-      v1Suite(leaking, { apiKey: await keyOf("Leaking"), adminToken: ADMIN_TOKEN }),
+      v1Suite(leaking, { apiKey: await keyOf("Leaking"), adminToken: ADMIN_TOKEN, webhookUrl: RECEIVER }),
     );
-    expect(except(answered, "passed")).toEqual([
-      "webhook endpoints take https URLs only and show their whsec_ secret once",
-    ]);
-    expect(answered.get("webhook endpoints take https URLs only and show their whsec_ secret once")).toMatch(
-      /signing_secret/,
-    );
+    const check = "webhook endpoints show their whsec_ secret once, rotate it and are disabled by DELETE";
+    expect(except(answered, "passed")).toEqual([check]);
+    expect(answered.get(check)).toMatch(/signing_secret/);
   }, 120_000);
 
   it("fails only the option-rule check when an unavailable combination is quoted instead of refused", async () => {
@@ -238,7 +265,7 @@ describe("the suite fails where a deployment breaks a rule", () => {
       );
     });
     const answered = await outcomes(
-      v1Suite(lenient, { apiKey: await keyOf("Lenient"), adminToken: ADMIN_TOKEN }),
+      v1Suite(lenient, { apiKey: await keyOf("Lenient"), adminToken: ADMIN_TOKEN, webhookUrl: RECEIVER }),
     );
     expect(except(answered, "passed")).toEqual([
       "unavailable letter option combinations are 422 at their field, never changed",

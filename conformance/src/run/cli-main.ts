@@ -28,8 +28,8 @@ passed, failed (with the last request the test sent) or not applicable (with the
   --junit FILE        also write the report as JUnit XML
   --markdown FILE     also write the report as Markdown
   --json              print the report as JSON instead of text
-  --webhook-url URL   the HTTPS receiver the v1 webhook check registers, then disables (default
-                      https://example.com/mailpiece-conformance; nothing is sent to it by a test-mode run)
+  --webhook-url URL   an HTTPS receiver of yours that the v1 webhook endpoint check registers, then
+                      disables; without it that check is not applicable and no endpoint is registered
   --ucp-profile URL   a UCP platform profile (version 2026-01-11, listing dev.ucp.shopping.checkout) that the
                       deployment may fetch, for the UCP checkout checks
   --ucp-profiles-port PORT

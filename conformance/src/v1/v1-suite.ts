@@ -4,7 +4,7 @@ import { accessChecks } from "./v1-access-checks.ts";
 import { gated, type V1Check, v1Context } from "./v1-context.ts";
 import { mailChecks } from "./v1-mail-checks.ts";
 import { testModeChecks } from "./v1-test-mode-checks.ts";
-import { DEFAULT_WEBHOOK_URL, webhookChecks } from "./v1-webhook-checks.ts";
+import { webhookChecks } from "./v1-webhook-checks.ts";
 import { workflowChecks } from "./v1-workflow-checks.ts";
 
 /** Every test of the Projects API suite, in the order they run. */
@@ -18,7 +18,8 @@ export const V1_SUITE_TEST_NAMES = [
   "a key rotation with an unknown mode is 422 at mode and issues no key",
   "the credit balance shows the key's mode with both modes' snapshots",
   "the credit ledger lists credit movements in integer cents",
-  "webhook endpoints take https URLs only and show their whsec_ secret once",
+  "webhook endpoints refuse a URL that is not https, registering nothing",
+  "webhook endpoints show their whsec_ secret once, rotate it and are disabled by DELETE",
   "webhook events are listed with types of the pattern service.{kind}.{status}",
   "the return-receipt export is a zip archive with its manifest",
   "a document goes from upload intent through a keyless PUT to complete",
@@ -57,7 +58,7 @@ export interface V1SuiteOptions {
   /**
    * The HTTPS receiver the webhook check registers, then disables in the same check: a URL the deployment's
    * receiver check accepts (public addresses only). While registered it may receive events of both modes of the
-   * workspace. Default: https://example.com/mailpiece-conformance.
+   * workspace. Without it, the endpoint check answers notApplicable and no endpoint is registered.
    */
   webhookUrl?: string;
 }
@@ -71,7 +72,7 @@ export function v1Suite(target: HttpTarget, options: V1SuiteOptions): Suite<V1Su
   const context = v1Context(target, options);
   const checks: Record<V1SuiteTestName, V1Check> = {
     ...accessChecks(context),
-    ...webhookChecks(context, options.webhookUrl ?? DEFAULT_WEBHOOK_URL),
+    ...webhookChecks(context, options.webhookUrl),
     ...mailChecks(context),
     ...workflowChecks(context),
     ...testModeChecks(context),
@@ -82,7 +83,7 @@ export function v1Suite(target: HttpTarget, options: V1SuiteOptions): Suite<V1Su
   return {
     name: `Projects API (${target.label})`,
     sideEffects:
-      "with a test-mode key only: spends test credits on one letter, one handwritten card and one released draft (never money); makes drafts, templates and a webhook endpoint and archives, discards or disables them again; with a live key it spends nothing",
+      "with a test-mode key only: spends test credits on one letter, one handwritten card and one released draft (never money); makes drafts, templates and (only with webhookUrl) a webhook endpoint at that URL and archives, discards or disables them again; with a live key it spends nothing",
     tests: V1_SUITE_TEST_NAMES.map((name) => ({
       name,
       requirement: checks[name].requirement,

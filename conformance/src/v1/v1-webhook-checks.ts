@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { notApplicable } from "../kit.ts";
 import {
   expectError,
   expectInvalid,
@@ -14,8 +15,12 @@ import { spec3, WEBHOOK_EVENT_TYPE } from "./v1-fixtures.ts";
 
 const WEBHOOKS = "Credits, webhooks and keys";
 
-/** The HTTPS receiver the suite registers when it is given none. */
-export const DEFAULT_WEBHOOK_URL = "https://example.com/mailpiece-conformance";
+/** Why the endpoint check does not run: the suite registers only a receiver it was given. */
+export const NEEDS_WEBHOOK_URL =
+  "needs an https receiver URL of yours to register: pass webhookUrl (--webhook-url)";
+
+/** The plain-http URL the refusal check sends; `.invalid` never resolves, should a deployment keep it anyway. */
+const REFUSED_URL = "http://receiver.invalid/mailpiece-conformance";
 
 /** Asserts an endpoint listing never shows a secret, and answers the endpoint `id` as listed. */
 function listedEndpoint(answer: Answer, id: unknown, secrets: readonly string[]): Json {
@@ -29,20 +34,39 @@ function listedEndpoint(answer: Answer, id: unknown, secrets: readonly string[])
   return found;
 }
 
-/** Webhook endpoints and events, and the return-receipt export. */
-export function webhookChecks(context: V1Context, webhookUrl: string) {
+/**
+ * Webhook endpoints and events, and the return-receipt export. Without `webhookUrl`, no endpoint is registered: a
+ * deployment delivers test-mode events to every endpoint of the workspace, and the suite never points one at a
+ * receiver that its user did not name.
+ */
+export function webhookChecks(context: V1Context, webhookUrl: string | undefined) {
   const { client } = context;
+  const endpointIds = async (): Promise<unknown[]> =>
+    expectList(await client.send("/api/v1/webhook-endpoints"), "the endpoint list").map((e) => e.id);
   return {
-    "webhook endpoints take https URLs only and show their whsec_ secret once": {
+    "webhook endpoints refuse a URL that is not https, registering nothing": {
       requirement: spec3(
         WEBHOOKS,
         "Webhook endpoint: id, url (https only), status, created_at; create or rotate also returns signing_secret once (prefix whsec_).",
       ),
       gate: "keyed",
       run: async () => {
-        const plain = webhookUrl.replace(/^https:/, "http:");
+        const before = await endpointIds();
+        const plain = webhookUrl?.replace(/^https:/, "http:") ?? REFUSED_URL;
         const refused = await client.send("/api/v1/webhook-endpoints", { body: { url: plain } });
         expectIssueAt(expectInvalid(refused), "url");
+        assert.deepEqual(await endpointIds(), before, "the refused endpoint is not listed");
+      },
+    },
+
+    "webhook endpoints show their whsec_ secret once, rotate it and are disabled by DELETE": {
+      requirement: spec3(
+        WEBHOOKS,
+        "Webhook endpoint: id, url (https only), status, created_at; create or rotate also returns signing_secret once (prefix whsec_).",
+      ),
+      gate: "keyed",
+      run: async () => {
+        if (webhookUrl === undefined) return notApplicable(NEEDS_WEBHOOK_URL);
         const created = await client.send("/api/v1/webhook-endpoints", { body: { url: webhookUrl } });
         const endpoint = expectJson(created, [200, 201], "the new endpoint");
         let disabled = false;
