@@ -8,6 +8,8 @@ Commands:
                                   prints it with its test API key (shown once)
   list-workspaces [--limit N] [--cursor C]
                                   the deployment's workspaces, a page at a time
+  update-workspace <id> [--name NAME] [--email ADDRESS | --no-email]
+                                  change a workspace's name or account email (--no-email removes it)
   show-workspace <id>             a workspace with its keys (prefixes only) and the credits of both modes
   ledger <id> [--mode test|live] [--limit N] [--cursor C]
                                   a workspace's credit movements, oldest first
@@ -33,7 +35,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 class Usage extends Error {}
 
 interface Request {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH";
   path: string;
   body?: unknown;
 }
@@ -41,6 +43,7 @@ interface Request {
 type Values = {
   name?: string;
   email?: string;
+  "no-email"?: boolean;
   limit?: string;
   cursor?: string;
   mode?: string;
@@ -59,7 +62,7 @@ function requestOf(command: string | undefined, positionals: string[], values: V
     if (positionals.length > 0) throw new Usage(`${command} takes no arguments, only options`);
   };
   const only = (...allowed: (keyof Values)[]) => {
-    for (const option of ["name", "email", "limit", "cursor", "mode"] as const) {
+    for (const option of ["name", "email", "no-email", "limit", "cursor", "mode"] as const) {
       if (values[option] !== undefined && !allowed.includes(option)) {
         throw new Usage(`${command} takes no --${option}`);
       }
@@ -85,6 +88,22 @@ function requestOf(command: string | undefined, positionals: string[], values: V
         path: "/admin/api/workspaces",
         body: { name: values.name, ...(values.email === undefined ? {} : { email: values.email }) },
       };
+    }
+    case "update-workspace": {
+      only("name", "email", "no-email");
+      const id = one("workspace id");
+      if (values.email !== undefined && values["no-email"]) {
+        throw new Usage("give --email or --no-email, not both");
+      }
+      const body = {
+        ...(values.name === undefined ? {} : { name: values.name }),
+        ...(values.email === undefined ? {} : { email: values.email }),
+        ...(values["no-email"] ? { email: null } : {}),
+      };
+      if (Object.keys(body).length === 0) {
+        throw new Usage("update-workspace needs --name, --email or --no-email");
+      }
+      return { method: "PATCH", path: `/admin/api/workspaces/${id}`, body };
     }
     case "list-workspaces":
       none();
@@ -133,6 +152,7 @@ export async function runAdminCli(
       options: {
         name: { type: "string" },
         email: { type: "string" },
+        "no-email": { type: "boolean" },
         limit: { type: "string" },
         cursor: { type: "string" },
         mode: { type: "string" },

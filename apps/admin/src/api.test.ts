@@ -152,6 +152,49 @@ describe("the admin API", () => {
     }
   });
 
+  it("changes a workspace's name or account email with PATCH, refusing bad or unknown fields", async () => {
+    const made = await create("Before");
+    const patch = (id: string, body: unknown) =>
+      api(`/admin/api/workspaces/${id}`, {
+        method: "PATCH",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json" },
+      });
+    const changed = await patch(made.id, { name: "After", email: "billing@after.example" });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({
+      id: made.id,
+      name: "After",
+      email: "billing@after.example",
+      live_enabled: false,
+      balances: { currency: "usd" },
+    });
+    const removed = await patch(made.id, { email: null });
+    expect(await removed.json()).toMatchObject({ name: "After", email: null });
+    for (const [body, paths] of [
+      [{ email: "nope" }, ["email"]],
+      [{ name: "" }, ["name"]],
+      [{ live_enabled: true }, ["live_enabled"]],
+      [{}, [""]],
+    ] as const) {
+      const refused = await patch(made.id, body);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      const answer = (await refused.json()) as { error: string; issues: { path: string }[] };
+      expect(answer.error).toBe("validation_failed");
+      expect(answer.issues.map((issue) => issue.path)).toEqual(paths);
+    }
+    expect(await server.core.workspaces.get(made.id)).toMatchObject({ name: "After", email: null });
+    expect((await patch(UNKNOWN_WORKSPACE, { name: "X" })).status).toBe(404);
+    const unauthorized = await api(`/admin/api/workspaces/${made.id}`, {
+      method: "PATCH",
+      token: null,
+      body: JSON.stringify({ name: "Taken over" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(unauthorized.status).toBe(401);
+    expect((await server.core.workspaces.get(made.id))?.name).toBe("After");
+  });
+
   it("reads only JSON objects within the size limit", async () => {
     const form = await post("/admin/api/workspaces", "name=Acme", {
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -286,6 +329,9 @@ describe("the admin API", () => {
     const wrong = await api("/admin/api/workspaces", { method: "DELETE" });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, POST");
+    const notDeleted = await api(`/admin/api/workspaces/${UNKNOWN_WORKSPACE}`, { method: "DELETE" });
+    expect(notDeleted.status).toBe(405);
+    expect(notDeleted.headers.get("allow")).toBe("GET, PATCH");
   });
 });
 

@@ -24,7 +24,7 @@ interface ApiContext {
 /** Known admin API paths and their methods, for 405 on the others. */
 const ROUTES: [RegExp, string][] = [
   [/^\/admin\/api\/workspaces$/, "GET, POST"],
-  [/^\/admin\/api\/workspaces\/[^/]+$/, "GET"],
+  [/^\/admin\/api\/workspaces\/[^/]+$/, "GET, PATCH"],
   [/^\/admin\/api\/workspaces\/[^/]+\/ledger$/, "GET"],
   [/^\/admin\/api\/workspaces\/[^/]+\/live$/, "POST"],
   [/^\/admin\/api\/workspaces\/[^/]+\/approvals$/, "GET"],
@@ -106,6 +106,18 @@ export function addAdminApi(app: H3, ctx: ApiContext): void {
   app.get(
     "/admin/api/workspaces/:id",
     route(async (event) => {
+      const view = await workspaceDetail(core, idOf(event));
+      if (!view) throw noWorkspace();
+      return json(200, view);
+    }),
+  );
+
+  // The name or account email of a workspace (`email: null` removes it); the fields not given stay.
+  app.patch(
+    "/admin/api/workspaces/:id",
+    route(async (event) => {
+      const body = await readJsonObject(event, MAX_API_BODY_BYTES);
+      await core.workspaces.update(idOf(event), body);
       const view = await workspaceDetail(core, idOf(event));
       if (!view) throw noWorkspace();
       return json(200, view);

@@ -71,6 +71,31 @@ describe("pnpm admin (the CLI over the admin API)", { timeout: 60_000 }, () => {
     );
   });
 
+  it("update-workspace changes the account email, removes it with --no-email, and renames", async () => {
+    const made = await server.core.workspaces.create("Before CLI");
+    const env = { ADMIN_TOKEN: token, PUBLIC_URL: server.base };
+    const emailed = await cli(["update-workspace", made.id, "--email", "billing@cli.example"], env);
+    expect(emailed.code).toBe(0);
+    expect(JSON.parse(emailed.stdout)).toMatchObject({ id: made.id, email: "billing@cli.example" });
+    const renamed = await cli(["update-workspace", made.id, "--name", "After CLI", "--no-email"], env);
+    expect(renamed.code).toBe(0);
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ name: "After CLI", email: null });
+
+    const bad = await cli(["update-workspace", made.id, "--email", "nope"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^error: validation_failed: .*\[HTTP 422\]\n$/);
+    for (const [args, says] of [
+      [["update-workspace", made.id], "update-workspace needs --name, --email or --no-email"],
+      [["update-workspace", made.id, "--email", "a@b.example", "--no-email"], "not both"],
+      [["update-workspace", "--name", "X"], "update-workspace takes one workspace id"],
+    ] as const) {
+      const refused = await cli([...args], env);
+      expect(refused.code, args.join(" ")).toBe(2);
+      expect(refused.stderr).toContain(says);
+    }
+    expect(await server.core.workspaces.get(made.id)).toMatchObject({ name: "After CLI", email: null });
+  });
+
   it("exits non-zero with a one-line message for a wrong token or an unknown workspace", async () => {
     const wrong = await cli(["list-workspaces", "--base-url", server.base], { ADMIN_TOKEN: `${token}x` });
     expect(wrong.code).toBe(1);

@@ -301,6 +301,65 @@ describe("the dashboard over HTTP", () => {
     expect(again.status).toBe(303);
   });
 
+  it("takes an account email on the create form, and changes or removes it on the workspace page", async () => {
+    const session = await signIn(server);
+    const made = await postForm(
+      server,
+      "/dashboard/workspaces",
+      { name: "Emailed", email: " billing@emailed.example ", csrf: session.csrf },
+      { cookie: session.cookie },
+    );
+    expect(made.status).toBe(201);
+    const id = /<code id="new-id">(ws_[0-9a-f]{32})<\/code>/.exec(await made.text())?.[1];
+    expect(id).toBeDefined();
+    expect((await server.core.workspaces.get(id!))?.email).toBe("billing@emailed.example");
+
+    const refused = await postForm(
+      server,
+      "/dashboard/workspaces",
+      { name: "", email: "not-an-address", csrf: session.csrf },
+      { cookie: session.cookie },
+    );
+    expect(refused.status).toBe(422);
+    const form = await refused.text();
+    expect(form).toContain('id="name-problem"');
+    expect(form).toContain('id="email-problem"');
+    expect(form).toContain('value="not-an-address"');
+
+    const page = async () =>
+      (
+        await fetch(`${server.base}/dashboard/workspaces/${id}`, { headers: { cookie: session.cookie } })
+      ).text();
+    expect(await page()).toContain('value="billing@emailed.example"');
+    const change = (email: string) =>
+      postForm(
+        server,
+        `/dashboard/workspaces/${id}/email`,
+        { email, csrf: session.csrf },
+        { cookie: session.cookie },
+      );
+    const saved = await change("ops@emailed.example");
+    expect(saved.status).toBe(303);
+    expect((await server.core.workspaces.get(id!))?.email).toBe("ops@emailed.example");
+    const bad = await change("<b>nope</b>");
+    expect(bad.status).toBe(422);
+    const badPage = await bad.text();
+    expect(badPage).toContain('id="account-email-problem"');
+    expect(badPage).not.toContain("<b>nope</b>");
+    expect((await server.core.workspaces.get(id!))?.email).toBe("ops@emailed.example");
+    expect((await change("  ")).status).toBe(303);
+    expect((await server.core.workspaces.get(id!))?.email).toBeNull();
+    // Without the session's CSRF token nothing changes.
+    const forged = await postForm(
+      server,
+      `/dashboard/workspaces/${id}/email`,
+      { email: "attacker@evil.example", csrf: "wrong" },
+      { cookie: session.cookie },
+    );
+    expect(forged.status).toBe(403);
+    expect((await server.core.workspaces.get(id!))?.email).toBeNull();
+  });
+
   it("ends a session after 12 hours on the injected clock, and on sign-out", async () => {
     const session = await signIn(server);
     server.advance(SESSION_TTL_MS - 1000);

@@ -219,14 +219,18 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       const checked = await signedInPost(event);
       if (checked instanceof Response) return checked;
       const name = checked.form.get("name") ?? "";
+      const email = (checked.form.get("email") ?? "").trim();
       try {
-        const made = await core.workspaces.create(name);
+        const made = await core.workspaces.create(name, { email: email === "" ? undefined : email });
         // Shown in this answer and nowhere else: no redirect, since the key is never stored to show it later.
         return page(await listWith(checked.session, { created: made }), 201);
       } catch (error) {
         if (!(CoreError.isInstance(error) && error.code === "validation_failed")) throw error;
-        const problem = error.issues[0]?.message ?? error.message;
-        return page(await listWith(checked.session, { form: { name, problem } }), 422);
+        const problems: Partial<Record<"name" | "email", string>> = {};
+        for (const issue of error.issues) {
+          if (issue.path === "name" || issue.path === "email") problems[issue.path] ??= issue.message;
+        }
+        return page(await listWith(checked.session, { form: { name, email, problems } }), 422);
       }
     }),
   );
@@ -235,7 +239,8 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
   const workspaceAnswer = async (
     id: string,
     csrf: string,
-    extra: Pick<WorkspacePageContext, "notice" | "liveKey">,
+    extra: Pick<WorkspacePageContext, "notice" | "liveKey" | "emailForm">,
+    status = 200,
   ) => {
     const workspace = await workspaceDetail(core, id);
     if (!workspace) return page(message("Not found", "There is no such workspace.", csrf), 404);
@@ -243,7 +248,7 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       lastLedgerEntries(core, workspace.id, "test", LEDGER_ENTRIES_SHOWN),
       lastLedgerEntries(core, workspace.id, "live", LEDGER_ENTRIES_SHOWN),
     ]);
-    return page(workspacePage({ csrf, ...nav, workspace, ledgers: { test, live }, ...extra }));
+    return page(workspacePage({ csrf, ...nav, workspace, ledgers: { test, live }, ...extra }), status);
   };
 
   app.get(
@@ -254,16 +259,26 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       const enabled = event.url.searchParams.get("live") === "enabled";
       const id = event.context.params?.id ?? "";
       const live = enabled && (await core.workspaces.get(id))?.live_enabled;
+      const saved = event.url.searchParams.get("email") === "saved";
       return workspaceAnswer(
         id,
         session.csrf,
-        live ? { notice: "The workspace is live-enabled: its live keys work." } : {},
+        live
+          ? { notice: "The workspace is live-enabled: its live keys work." }
+          : saved
+            ? { notice: "The account email is saved." }
+            : {},
       );
     }),
   );
 
-  app.post(
-    "/dashboard/workspaces/:id/live",
+  /** A signed-in form post about one workspace: `handle` runs for a workspace that exists, else the 404 page. */
+  const workspacePost = (
+    handle: (
+      id: string,
+      checked: Exclude<Awaited<ReturnType<typeof signedInPost>>, Response>,
+    ) => Promise<Response>,
+  ) =>
     route(async (event) => {
       const checked = await signedInPost(event);
       if (checked instanceof Response) return checked;
@@ -271,6 +286,12 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
       if (!(await core.workspaces.get(id))) {
         return page(message("Not found", "There is no such workspace.", checked.session.csrf), 404);
       }
+      return handle(id, checked);
+    });
+
+  app.post(
+    "/dashboard/workspaces/:id/live",
+    workspacePost(async (id, checked) => {
       const liveKey = await core.workspaces.enableLive(id);
       // A first live key is shown on this answer only: it is rendered, not redirected to.
       if (liveKey) {
@@ -280,6 +301,21 @@ export function addDashboard(app: H3, ctx: DashboardContext): void {
         });
       }
       return redirect(`/dashboard/workspaces/${encodeURIComponent(id)}?live=enabled`);
+    }),
+  );
+
+  app.post(
+    "/dashboard/workspaces/:id/email",
+    workspacePost(async (id, checked) => {
+      const email = (checked.form.get("email") ?? "").trim();
+      try {
+        await core.workspaces.update(id, { email: email === "" ? null : email });
+      } catch (error) {
+        if (!(CoreError.isInstance(error) && error.code === "validation_failed")) throw error;
+        const problem = error.issues[0]?.message ?? error.message;
+        return workspaceAnswer(id, checked.session.csrf, { emailForm: { email, problem } }, 422);
+      }
+      return redirect(`/dashboard/workspaces/${encodeURIComponent(id)}?email=saved`);
     }),
   );
 

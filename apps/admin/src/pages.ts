@@ -141,14 +141,15 @@ export interface ListPageContext extends SignedInPage {
   /** A workspace just made: its test key, shown this once. */
   created?: { id: string; name: string; test_api_key: string };
   /** What was typed in the create form, with the problem found in it. */
-  form?: { name: string; problem: string };
+  /** A refused create form: what was typed, and the problem of each field (by name). */
+  form?: { name: string; email: string; problems: Partial<Record<"name" | "email", string>> };
 }
 
 /** The workspaces, a page at a time, with the form that creates one. */
 export function listPage(ctx: ListPageContext): string {
   const created = ctx.created
     ? `<section class="created" id="created" role="status">
-<p>Workspace <strong>${text(ctx.created.name)}</strong> (<code>${text(ctx.created.id)}</code>) was created. Its test API key is shown only this once; copy it now:</p>
+<p>Workspace <strong>${text(ctx.created.name)}</strong> (<code id="new-id">${text(ctx.created.id)}</code>) was created. Its test API key is shown only this once; copy it now:</p>
 <code id="new-key">${text(ctx.created.test_api_key)}</code>
 <p class="muted">The key has every test permission. Only its prefix is kept visible; a lost key is replaced by rotation.</p>
 </section>`
@@ -176,7 +177,7 @@ ${rows}
     ctx.nextCursor === null
       ? ""
       : `<p><a href="/dashboard?cursor=${encodeURIComponent(ctx.nextCursor)}" id="next">Next page</a></p>`;
-  const problem = ctx.form?.problem;
+  const problems = ctx.form?.problems ?? {};
   return layout({
     title: "Workspaces",
     csrf: ctx.csrf,
@@ -188,8 +189,11 @@ ${created}
 <form method="post" action="/dashboard/workspaces">
 ${csrfField(ctx.csrf)}
 <div class="row"><div class="grow"><label for="name">Name</label>
-<input id="name" name="name" required maxlength="200" value="${text(ctx.form?.name ?? "")}"${problem ? ' aria-invalid="true" aria-describedby="name-problem"' : ""}>
-${problem ? `<p class="problem" id="name-problem">${text(problem)}</p>` : ""}</div>
+<input id="name" name="name" required maxlength="200" value="${text(ctx.form?.name ?? "")}"${invalid("name", problems.name)}>
+${fieldProblem("name", problems.name)}</div>
+<div class="grow"><label for="email">Account email (optional: gets the receipts)</label>
+<input id="email" name="email" type="email" maxlength="256" value="${text(ctx.form?.email ?? "")}"${invalid("email", problems.email)}>
+${fieldProblem("email", problems.email)}</div>
 <div><button type="submit" id="create">Create workspace</button></div></div>
 </form>
 </div>
@@ -206,6 +210,8 @@ export interface WorkspacePageContext extends SignedInPage {
   notice?: string;
   /** The workspace's first live key, issued by live-enabling it: shown on this page once. */
   liveKey?: IssuedKey;
+  /** A refused account email: what was typed, and why it was refused. */
+  emailForm?: { email: string; problem: string };
 }
 
 /** How many ledger entries the workspace page shows per mode. */
@@ -265,6 +271,11 @@ ${ctx.liveKey ? `<div class="card" id="live-key"><h2>First live API key</h2><p>G
 <dt>ID</dt><dd><code id="workspace-id">${text(workspace.id)}</code></dd>
 <dt>Created</dt><dd>${when(workspace.created_at)}</dd>
 <dt>Live enabled</dt><dd id="live-enabled">${live}</dd>
+<dt>Account email</dt><dd><form method="post" action="/dashboard/workspaces/${encodeURIComponent(workspace.id)}/email">${csrfField(ctx.csrf)}
+<label for="account-email" class="muted">Receipts of the workspace's orders and its emailed return receipts go here; leave empty for none.</label>
+<div class="row"><div class="grow"><input id="account-email" name="email" type="email" maxlength="256" value="${text(ctx.emailForm?.email ?? workspace.email ?? "")}"${invalid("account-email", ctx.emailForm?.problem)}>
+${fieldProblem("account-email", ctx.emailForm?.problem)}</div>
+<div><button type="submit" id="save-email">Save email</button></div></div></form></dd>
 <dt>Approvals</dt><dd><a href="/dashboard/workspaces/${encodeURIComponent(workspace.id)}/approvals" id="approvals-link">Drafts waiting for approval</a></dd>
 </dl></div>
 <div class="grid">
@@ -356,4 +367,14 @@ export function messagePage(title: string, message: string, csrf?: string, outbo
     ...(csrf === undefined ? {} : { csrf }),
     body: `<div class="card narrow"><h1>${text(title)}</h1>${notice("error", message)}<p><a href="/dashboard">Back to the dashboard</a></p></div>`,
   });
+}
+
+/** The attributes that mark a field as refused, pointing at its problem. */
+function invalid(id: string, problem: string | undefined): string {
+  return problem ? ` aria-invalid="true" aria-describedby="${id}-problem"` : "";
+}
+
+/** A refused field's problem, under it. */
+function fieldProblem(id: string, problem: string | undefined): string {
+  return problem ? `<p class="problem" id="${id}-problem">${text(problem)}</p>` : "";
 }

@@ -148,6 +148,7 @@ import {
   loadWorkspace,
   requirePermission,
   rotateKey,
+  updateWorkspace,
   workspaceView,
 } from "./workspaces/workspaces.ts";
 
@@ -314,6 +315,11 @@ export interface MailpieceCore {
      * first one, with every live permission, answered once.
      */
     enableLive(workspaceId: string): Promise<IssuedKey | undefined>;
+    /**
+     * Changes a workspace's name or account email (`email: null` removes it), for the operator; other fields stay.
+     * Throws validation_failed naming each bad or unknown field, or not_found.
+     */
+    update(workspaceId: string, changes: Record<string, unknown>): Promise<WorkspaceView>;
     /** One workspace (for the operator); undefined when there is none. */
     get(workspaceId: string): Promise<WorkspaceView | undefined>;
     /** The deployment's workspaces, a page at a time (for the operator). Throws invalid_query. */
@@ -679,6 +685,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
       listKeys: (principal) => listKeys(workspaceCtx, principal),
       rotateKey: (principal, mode, permissions) => rotateKey(workspaceCtx, principal, mode, permissions),
       enableLive: (id) => enableLive(workspaceCtx, id),
+      update: async (id, changes) => workspaceView(await updateWorkspace(workspaceCtx, id, changes)),
       get: async (id) => {
         try {
           return workspaceView(await loadWorkspace(workspaceCtx, id));

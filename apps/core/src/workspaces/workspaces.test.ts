@@ -20,6 +20,7 @@ import {
   loadWorkspace,
   requirePermission,
   rotateKey,
+  updateWorkspace,
   type WorkspaceContext,
 } from "./workspaces.ts";
 
@@ -87,6 +88,54 @@ describe("workspaces and API keys", () => {
     for (const name of ["", "   ", "x".repeat(201), 42]) {
       expect(await refusal(createWorkspace(ctx, name as string))).toBe("validation_failed");
     }
+  });
+
+  it("keeps an account email given at creation, and refuses one that is not an address", async () => {
+    const { ctx } = setup();
+    const made = await createWorkspace(ctx, "Acme", { email: "billing@acme.example" });
+    expect(made.email).toBe("billing@acme.example");
+    expect((await loadWorkspace(ctx, made.id)).email).toBe("billing@acme.example");
+    expect((await createWorkspace(ctx, "No mail")).email).toBeNull();
+    for (const email of ["not-an-address", "a@b", 42, `${"x".repeat(250)}@acme.example`]) {
+      const error = await createWorkspace(ctx, "Acme", { email }).catch((e: unknown) => e as CoreError);
+      expect(error, String(email)).toMatchObject({ code: "validation_failed", issues: [{ path: "email" }] });
+    }
+    const both = await createWorkspace(ctx, "", { email: "nope" }).catch((e: unknown) => e as CoreError);
+    expect((both as CoreError).issues.map((issue) => issue.path)).toEqual(["name", "email"]);
+  });
+
+  it("changes a workspace's name or account email for the operator, and nothing else", async () => {
+    const { ctx, store, advance } = setup();
+    const made = await createWorkspace(ctx, "Acme");
+    const before = await loadWorkspace(ctx, made.id);
+    advance(1_000);
+    const emailed = await updateWorkspace(ctx, made.id, { email: "billing@acme.example" });
+    expect(emailed).toMatchObject({ name: "Acme", email: "billing@acme.example", keys: before.keys });
+    expect(emailed.updated_at).toBe(before.updated_at + 1_000);
+    const renamed = await updateWorkspace(ctx, made.id, { name: "  Acme Ltd " });
+    expect(renamed).toMatchObject({ name: "Acme Ltd", email: "billing@acme.example" });
+    const removed = await updateWorkspace(ctx, made.id, { email: null });
+    expect("email" in removed).toBe(false);
+    // Nothing changes when nothing differs: the record keeps its version.
+    const version = (await store.get(`workspaces:${made.id}`))?.version;
+    await updateWorkspace(ctx, made.id, { name: "Acme Ltd" });
+    expect((await store.get(`workspaces:${made.id}`))?.version).toBe(version);
+
+    const refused = async (changes: Record<string, unknown>) => {
+      const error = await updateWorkspace(ctx, made.id, changes).catch((e: unknown) => e as CoreError);
+      expect(CoreError.isInstance(error)).toBe(true);
+      return (error as CoreError).issues.map((issue) => `${issue.path}:${issue.code}`);
+    };
+    expect(await refused({ email: "nope" })).toEqual(["email:invalid_email"]);
+    expect(await refused({ name: "" })).toEqual(["name:invalid_name"]);
+    expect(await refused({ name: null })).toEqual(["name:invalid_name"]);
+    expect(await refused({ live_enabled: true, keys: [] })).toEqual([
+      "live_enabled:unknown_field",
+      "keys:unknown_field",
+    ]);
+    expect(await refused({})).toEqual([":nothing_to_change"]);
+    expect(await loadWorkspace(ctx, made.id)).toMatchObject({ name: "Acme Ltd", live_enabled: false });
+    expect(await refusal(updateWorkspace(ctx, "ws_unknown", { name: "X" }))).toBe("not_found");
   });
 
   it("refuses a missing, malformed, unknown or altered key with unauthorized", async () => {

@@ -88,6 +88,30 @@ export const workspaceKey = (id: string) => `workspaces:${id}`;
 const lookupKey = (hash: string) => `api_keys:${hash}`;
 const WORKSPACE_ID = /^ws_[0-9a-f]{32}$/;
 
+/**
+ * A workspace's name (trimmed, 1 to 200 characters) and account email (an address of at most 256 characters, or null
+ * for none), each checked when given; throws validation_failed with every issue at its field.
+ */
+function workspaceFields(input: { name?: unknown; email?: unknown }): { name: string; email: string | null } {
+  const name = typeof input.name === "string" ? input.name.trim() : "";
+  const issues = [];
+  if (input.name !== undefined && (name.length < 1 || name.length > 200)) {
+    issues.push({ path: "name", code: "invalid_name", message: "name must be 1 to 200 characters." });
+  }
+  const email = input.email ?? null;
+  if (email !== null && (!isValidEmailAddress(email) || email.length > 256)) {
+    issues.push({
+      path: "email",
+      code: "invalid_email",
+      message: "email must be an address like name@example.com, or null for none.",
+    });
+  }
+  if (issues.length > 0) {
+    throw new CoreError("validation_failed", issues.map((issue) => issue.message).join(" "), { issues });
+  }
+  return { name, email: email as string | null };
+}
+
 /** A workspace named `name`, with a test key holding every test permission (shown once). */
 export async function createWorkspace(
   ctx: WorkspaceContext,
@@ -101,22 +125,7 @@ export async function createWorkspace(
   test_api_key: string;
   created_at: string;
 }> {
-  const trimmed = typeof name === "string" ? name.trim() : "";
-  const issues = [];
-  if (trimmed.length < 1 || trimmed.length > 200) {
-    issues.push({ path: "name", code: "invalid_name", message: "name must be 1 to 200 characters." });
-  }
-  const email = options.email === undefined || options.email === null ? undefined : options.email;
-  if (email !== undefined && (!isValidEmailAddress(email) || email.length > 256)) {
-    issues.push({
-      path: "email",
-      code: "invalid_email",
-      message: "email must be an address like name@example.com.",
-    });
-  }
-  if (issues.length > 0) {
-    throw new CoreError("validation_failed", issues.map((issue) => issue.message).join(" "), { issues });
-  }
+  const { name: trimmed, email } = workspaceFields({ name: name ?? "", email: options.email ?? null });
   const id = `ws_${ctx.ids.uuid().replaceAll("-", "")}`;
   const now = ctx.clock.now();
   const { entry, issued } = await issueKey(ctx, id, "test", [...TEST_KEY_PERMISSIONS]);
@@ -124,7 +133,7 @@ export async function createWorkspace(
     id,
     name: trimmed,
     live_enabled: false,
-    ...(email === undefined ? {} : { email: email as string }),
+    ...(email === null ? {} : { email }),
     created_at: now,
     updated_at: now,
     keys: [entry],
@@ -275,6 +284,41 @@ export async function enableLive(ctx: WorkspaceContext, workspaceId: string): Pr
     },
   );
   return first && updated.keys.some((key) => key.id === first.entry.id) ? first.issued : undefined;
+}
+
+/**
+ * Changes a workspace's name or account email (null removes it), as the operator asks; fields not given stay. Throws
+ * validation_failed naming each bad field (also an unknown one), or not_found.
+ */
+export async function updateWorkspace(
+  ctx: WorkspaceContext,
+  workspaceId: string,
+  changes: Record<string, unknown>,
+): Promise<WorkspaceRecord> {
+  const unknown = Object.keys(changes).filter((field) => field !== "name" && field !== "email");
+  if (unknown.length > 0) {
+    const issues = unknown.map((field) => ({
+      path: field,
+      code: "unknown_field",
+      message: `${field} cannot be changed: a workspace's name and email can.`,
+    }));
+    throw new CoreError("validation_failed", issues.map((issue) => issue.message).join(" "), { issues });
+  }
+  if (changes.name === undefined && changes.email === undefined) {
+    const issues = [{ path: "", code: "nothing_to_change", message: "Give name, email or both." }];
+    throw new CoreError("validation_failed", issues[0]!.message, { issues });
+  }
+  const fields = workspaceFields({ name: changes.name, email: changes.email });
+  await loadWorkspace(ctx, workspaceId);
+  return updateRecord<WorkspaceRecord>(ctx.store, workspaceKey(workspaceId), ctx.clock.now, (workspace) => {
+    const next: WorkspaceRecord = { ...workspace };
+    if (changes.name !== undefined) next.name = fields.name;
+    if (changes.email !== undefined) {
+      if (fields.email === null) delete next.email;
+      else next.email = fields.email;
+    }
+    return next.name === workspace.name && next.email === workspace.email ? undefined : next;
+  });
 }
 
 /** What the operator sees of a workspace: never a key, only prefixes. */
