@@ -209,7 +209,7 @@ async function advance(ctx: FulfilmentContext, order: OrderRecord): Promise<Orde
       const job = await printJob(ctx, order);
       let provider: PrintProvider;
       try {
-        provider = routeProvider(ctx.providers, job);
+        provider = routeProvider(providersFor(ctx, order), job);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return save(ctx, order.id, (o) =>
@@ -314,6 +314,23 @@ async function submit(
       fulfilment: { ...o.fulfilment!, last_error: { code, message, at: ctx.clock.now() } },
     }));
   }
+}
+
+/**
+ * The providers an order may go to, in order of preference. A Projects API test-mode order goes only to simulated
+ * providers (spec 3: test keys run against simulated fulfillment, at no cost): with none configured it fails, and
+ * never reaches a provider that prints.
+ */
+function providersFor(ctx: FulfilmentContext, order: OrderRecord): readonly PrintProvider[] {
+  if (order.project?.mode !== "test") return ctx.providers;
+  const simulated = ctx.providers.filter((provider) => provider.simulated);
+  if (simulated.length === 0) {
+    throw new PrintError(
+      "no_capable_provider",
+      "test-mode orders go only to simulated print providers, and none is configured",
+    );
+  }
+  return simulated;
 }
 
 function providerOf(ctx: FulfilmentContext, order: OrderRecord): PrintProvider | undefined {

@@ -1,5 +1,5 @@
 import { requestKey } from "@mailpiece/idempotency";
-import type { Store } from "@mailpiece/ports";
+import type { PrintProvider, Store } from "@mailpiece/ports";
 import { createSimulatedPrinter } from "@mailpiece/print-simulated";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
@@ -110,6 +110,76 @@ describe("Projects API orders", () => {
     const done = await core.projects.getOrder(principal, "letter", order.id);
     expect(done).toMatchObject({ status: "failed", funds_status: "released" });
     expect(await balance()).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
+  });
+
+  it("sends a test-mode order only to a simulated printer, and fails it when none is configured", async () => {
+    let now = Date.UTC(2026, 10, 24, 12);
+    const clock = { now: () => now };
+    /** A printer that prints for real (simulated: false), listed first: it records every job submitted to it. */
+    const pressWith = (store: Store) => {
+      const printer = createSimulatedPrinter({ store, clock });
+      const submitted: string[] = [];
+      const press: PrintProvider = {
+        ...printer,
+        name: "press",
+        simulated: false,
+        capabilities: printer.capabilities,
+        async submit(job, options) {
+          submitted.push(options.idempotencyKey);
+          return printer.submit(job, options);
+        },
+      };
+      return { press, submitted };
+    };
+    const coreWith = async (providers: (store: Store) => PrintProvider[]) => {
+      const store = createMemoryStore();
+      const core = createMailpieceCore({
+        store,
+        blobs: createMemoryBlobStore(),
+        clock,
+        printProviders: providers(store),
+        config: { testCreditsCents: 10_000 },
+      });
+      const principal = await core.workspaces.authenticate(
+        (await core.workspaces.create("Acme")).test_api_key,
+      );
+      const documentId = await readyDocument(core, principal);
+      const { quote_id } = await core.projects.createQuote(principal, "letter", { document_id: documentId });
+      const order = await core.projects.createOrder(
+        principal,
+        "letter",
+        { quote_id, recipient: address("Grace Recipient"), sender: address("Ada Sender") },
+        "test-routing",
+      );
+      for (let round = 0; round < 6; round++) {
+        await core.fulfil();
+        now += 1_000;
+      }
+      return {
+        stored: JSON.stringify((await store.list("orders:")).records),
+        done: await core.projects.getOrder(principal, "letter", order.id),
+        balance: await core.workspaces.balance(principal.workspace_id, "test"),
+      };
+    };
+
+    let both: ReturnType<typeof pressWith> | undefined;
+    const routed = await coreWith((store) => {
+      both = pressWith(store);
+      const pace = { acceptAfterMs: 1_000, inTransitAfterMs: 2_000, deliverAfterMs: 3_000 };
+      return [both.press, createSimulatedPrinter({ store, clock, pace })];
+    });
+    expect(routed.done).toMatchObject({ status: "delivered", funds_status: "captured" });
+    expect(both?.submitted).toEqual([]);
+
+    let alone: ReturnType<typeof pressWith> | undefined;
+    const refused = await coreWith((store) => {
+      alone = pressWith(store);
+      return [alone.press];
+    });
+    expect(refused.done).toMatchObject({ status: "failed", funds_status: "released" });
+    expect(refused.stored).toContain("test-mode orders go only to simulated print providers");
+    expect(refused.balance).toMatchObject({ available_cents: 10_000, reserved_cents: 0 });
+    expect(alone?.submitted).toEqual([]);
   });
 
   it("prints the longest name and company spec 3 allows on lines of their own, and the printer accepts them", async () => {
