@@ -171,7 +171,10 @@ describe("POST /v1/test/mail_drafts", () => {
     const response = await server.post("/mail_drafts", key(1), LETTER);
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("3");
-    expect((await errorOf(response)).error).toBe("service_busy");
+    expect(await errorOf(response)).toEqual({
+      error: "service_busy",
+      message: "Documents are being prepared for other requests; nothing was stored. Try again in 3 s.",
+    });
     // The attempt counts against the client's limit; nothing of a draft is stored.
     expect((await server.keys()).filter((name) => !name.startsWith("ratelimit:"))).toEqual([]);
   });
@@ -310,8 +313,11 @@ describe("routing and errors", () => {
     const response = await server.call("/orders/tord_00000000000040008000000000000001");
     expect(response.status).toBe(500);
     const error = await errorOf(response);
-    expect(error.error).toBe("internal_error");
-    expect(JSON.stringify(error)).not.toContain("hunter2");
+    expect(error).toEqual({
+      error: "internal_error",
+      message:
+        "Something failed on our side; nothing was stored. Try again later; if it persists, contact support.",
+    });
     expect(server.unexpected).toHaveLength(1);
     server.unexpected.length = 0;
   });

@@ -1,6 +1,7 @@
+import { errorResponse, RESPONSE_HEADERS, toV1Error, V1Error } from "@mailpiece/v1";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
-import { errorResponse, RESPONSE_HEADERS, TestDraftsError, toTestDraftsError } from "./errors.ts";
+import { TEST_DRAFTS_ERRORS } from "./errors.ts";
 import { readJson } from "./read-json.ts";
 import type { CreateInput, DraftAnswer, PieceAnswer, TestDraftsService } from "./service.ts";
 
@@ -31,13 +32,15 @@ type Method = "GET" | "POST";
  * `trustProxy`) is limited instead, in the store (60 drafts an hour by default), and drafts are kept 30 days.
  * An Authorization header is never read.
  *
- * Every answer carries `Cache-Control: no-store`; errors are `{error, message, issues?}` (see errors.ts). An unknown
- * path under /v1/test is 404 not_found, another method on a known path 405 with Allow, OPTIONS 204 with Allow.
+ * Every answer carries `Cache-Control: no-store`; errors are the Projects API's `{error, message, issues?}` (its
+ * V1Error and renderer), with the codes of errors.ts. An unknown path under /v1/test is 404 not_found, another method
+ * on a known path 405 with Allow, OPTIONS 204 with Allow.
  */
 export function createTestDraftsApp(service: TestDraftsService, options: TestDraftsAppOptions): H3 {
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   const maxBodyBytes = options.maxBodyBytes ?? TEST_DRAFTS_DEFAULTS.maxBodyBytes;
-  const answerError = (error: unknown) => errorResponse(toTestDraftsError(error, options.onUnexpectedError));
+  const answerError = (error: unknown) =>
+    errorResponse(toV1Error(error, options.onUnexpectedError, TEST_DRAFTS_ERRORS));
   const app = new H3({ onError: answerError });
   const clientOf = (event: H3Event) =>
     getRequestIP(event, { xForwardedFor: options.trustProxy === true }) ?? "unknown";
@@ -115,7 +118,7 @@ export function createTestDraftsApp(service: TestDraftsService, options: TestDra
    */
   route("GET", "/orders/:id", async (event) => {
     const order = await service.getOrder(event.context.params?.id ?? "");
-    if (!order) throw new TestDraftsError("not_found", "No test order has this id.");
+    if (!order) throw new V1Error("not_found", "No test order has this id.");
     return answer(order);
   });
 
@@ -145,12 +148,11 @@ export function createTestDraftsApp(service: TestDraftsService, options: TestDra
         return new Response(null, { status: 204, headers: { ...RESPONSE_HEADERS, allow } });
       }
       return errorResponse(
-        new TestDraftsError("method_not_allowed", `${path} answers ${allow}.`, { headers: { allow } }),
+        new V1Error("method_not_allowed", `${path} answers ${allow}.`, { headers: { allow } }),
       );
     });
   }
-  const notFound = () =>
-    errorResponse(new TestDraftsError("not_found", "No such route of the test-mode drafts."));
+  const notFound = () => errorResponse(new V1Error("not_found", "No such route of the test-mode drafts."));
   app.all(TEST_DRAFTS_BASE, notFound);
   app.all(`${TEST_DRAFTS_BASE}/**`, notFound);
   return app;

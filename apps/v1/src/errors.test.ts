@@ -1,7 +1,7 @@
 import { CoreError } from "@mailpiece/core";
 import { PortError } from "@mailpiece/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STATUS_TABLE, V1Error } from "./errors.ts";
+import { STATUS_TABLE, toV1Error, V1Error, type V1ErrorScope } from "./errors.ts";
 import { startV1Server, type V1Server } from "./test-server.fixture.ts";
 
 /** What GET /api-keys throws next: the core's use cases are stood in for to reach every refusal. */
@@ -52,6 +52,7 @@ describe("the error table", () => {
     [new CoreError("forbidden", "Not live."), 403, { error: "forbidden" }, {}],
     [new CoreError("permission_denied", "No."), 403, { error: "permission_denied" }, {}],
     [new CoreError("approval_required", "Ask first."), 403, { error: "approval_required" }, {}],
+    [new CoreError("preview_link_invalid", "Expired."), 403, { error: "preview_link_invalid" }, {}],
     [new CoreError("not_found", "No such workspace."), 404, { error: "not_found" }, {}],
     [
       new CoreError("invalid_query", "Bad cursor.", {
@@ -128,5 +129,48 @@ describe("the error table", () => {
     }
     expect(V1Error.isInstance(new V1Error("not_found", "x"))).toBe(true);
     expect(V1Error.isInstance(new CoreError("not_found", "x"))).toBe(false);
+  });
+});
+
+describe("a scope of fewer codes (the test-mode drafts at /v1/test)", () => {
+  const scope = {
+    codes: ["not_found", "internal_error", "storage_unavailable"],
+    messages: {
+      storageUnavailable: "The store is away; nothing was stored.",
+      internalError: "Nothing was stored.",
+    },
+  } as const satisfies V1ErrorScope;
+
+  it("maps the core's codes it answers; any other is an unexpected internal_error", () => {
+    const reported: unknown[] = [];
+    const report = (error: unknown) => reported.push(error);
+    const missing = new CoreError("not_found", "No such test order.");
+    expect(toV1Error(missing, report, scope)).toMatchObject({
+      code: "not_found",
+      message: "No such test order.",
+    });
+    const forbidden = new CoreError("forbidden", `Not live: ${SECRET}`);
+    expect(toV1Error(forbidden, report, scope)).toMatchObject({
+      code: "internal_error",
+      message: "Nothing was stored.",
+    });
+    expect(toV1Error(forbidden, report)).toMatchObject({ code: "forbidden" });
+    expect(reported).toEqual([forbidden]);
+  });
+
+  it("words the messages it writes itself, and keeps the Projects API's otherwise", () => {
+    const unavailable = new PortError("store_unavailable", `cannot reach ${SECRET}`);
+    expect(toV1Error(unavailable, undefined, scope)).toMatchObject({
+      code: "storage_unavailable",
+      message: "The store is away; nothing was stored.",
+    });
+    expect(toV1Error(unavailable)).toMatchObject({
+      code: "storage_unavailable",
+      message: "The store does not answer; nothing was changed. Try again.",
+    });
+    expect(toV1Error(new Error(SECRET))).toMatchObject({
+      code: "internal_error",
+      message: "Something failed on our side. Try again later; if it persists, contact support.",
+    });
   });
 });

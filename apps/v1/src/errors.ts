@@ -21,6 +21,10 @@ export const STATUS_TABLE = {
   },
   permission_denied: { status: 403, means: "the key lacks the permission for this operation" },
   approval_required: { status: 403, means: "live mail from this key needs an approval first" },
+  preview_link_invalid: {
+    status: 403,
+    means: "a preview link of a test-mode draft (/v1/test) was tampered with or has expired",
+  },
   not_found: { status: 404, means: "unknown route, or a resource outside the key's workspace" },
   method_not_allowed: { status: 405, means: "another method on a known path; Allow lists the methods" },
   length_required: { status: 411, means: "an upload without Content-Length" },
@@ -88,6 +92,7 @@ const CORE_CODES: Partial<Record<CoreErrorCode, V1ErrorCode>> = {
   request_id_conflict: "idempotency_conflict",
   rate_limited: "rate_limited",
   payment_rail_unavailable: "payment_rail_unavailable",
+  preview_link_invalid: "preview_link_invalid",
   service_busy: "service_busy",
   storage_unavailable: "storage_unavailable",
   internal_error: "internal_error",
@@ -159,18 +164,55 @@ export function errorResponse(error: V1Error): Response {
   });
 }
 
+/** The messages toV1Error writes itself, for failures that bring none a client may read. */
+export interface V1FallbackMessages {
+  /** An unavailable store (PortError store_unavailable): storage_unavailable. */
+  storageUnavailable: string;
+  /** Busy document work: service_busy, with the seconds before a retry. */
+  serviceBusy: (retryAfterSeconds: number) => string;
+  /** Anything unexpected: internal_error. */
+  internalError: string;
+}
+
+const FALLBACK_MESSAGES: V1FallbackMessages = {
+  storageUnavailable: "The store does not answer; nothing was changed. Try again.",
+  serviceBusy: (seconds) =>
+    `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${seconds} s.`,
+  internalError: "Something failed on our side. Try again later; if it persists, contact support.",
+};
+
+/**
+ * How a group of endpoints of the Projects API that answer fewer codes narrows and words toV1Error (the test-mode
+ * drafts at /v1/test).
+ */
+export interface V1ErrorScope {
+  /**
+   * The codes these endpoints answer: a CoreError mapped to another code is unexpected here (an internal_error,
+   * reported). Default: every code of STATUS_TABLE.
+   */
+  codes?: readonly V1ErrorCode[];
+  /** The fallback messages, worded for what these endpoints do (what was not stored or charged). */
+  messages?: Partial<V1FallbackMessages>;
+}
+
 /**
  * What a thrown value is as a Projects API error: a V1Error as it is; a CoreError through CORE_CODES (same message,
  * issues and retry time); h3's own refusals (no route, another method, a malformed path, a body past its limit) and
  * an unavailable store or busy document work by their codes. Anything else is an internal_error that reveals
- * nothing, and is reported to `onUnexpectedError`.
+ * nothing, and is reported to `onUnexpectedError`. `scope` narrows the codes and words the messages for endpoints
+ * that answer fewer codes.
  */
-export function toV1Error(thrown: unknown, onUnexpectedError?: (error: unknown) => void): V1Error {
+export function toV1Error(
+  thrown: unknown,
+  onUnexpectedError?: (error: unknown) => void,
+  scope: V1ErrorScope = {},
+): V1Error {
+  const messages = { ...FALLBACK_MESSAGES, ...scope.messages };
   const error = unwrap(thrown);
   if (V1Error.isInstance(error)) return error;
   if (CoreError.isInstance(error)) {
     const code = CORE_CODES[error.code];
-    if (code !== undefined && code !== "internal_error") {
+    if (code !== undefined && code !== "internal_error" && (scope.codes?.includes(code) ?? true)) {
       return new V1Error(code, error.message, {
         ...(error.issues.length > 0 ? { issues: error.issues } : {}),
         ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
@@ -178,9 +220,7 @@ export function toV1Error(thrown: unknown, onUnexpectedError?: (error: unknown) 
       });
     }
   } else if (PortError.isInstance(error) && error.code === "store_unavailable") {
-    return new V1Error("storage_unavailable", "The store does not answer; nothing was changed. Try again.", {
-      cause: error,
-    });
+    return new V1Error("storage_unavailable", messages.storageUnavailable, { cause: error });
   } else if (HTTPError.isError(error)) {
     if (error.status === 404) return new V1Error("not_found", "No such resource.");
     if (error.status === 405) return new V1Error("method_not_allowed", "This method is not allowed here.");
@@ -194,17 +234,12 @@ export function toV1Error(thrown: unknown, onUnexpectedError?: (error: unknown) 
   }
   const busy = documentWorkBusy(error);
   if (busy) {
-    return new V1Error(
-      "service_busy",
-      `Documents are being prepared for other requests; nothing was stored or charged. Try again in ${busy.retryAfterSeconds} s.`,
-      { retryAfterSeconds: busy.retryAfterSeconds },
-    );
+    return new V1Error("service_busy", messages.serviceBusy(busy.retryAfterSeconds), {
+      retryAfterSeconds: busy.retryAfterSeconds,
+    });
   }
   onUnexpectedError?.(error);
-  return new V1Error(
-    "internal_error",
-    "Something failed on our side. Try again later; if it persists, contact support.",
-  );
+  return new V1Error("internal_error", messages.internalError);
 }
 
 /**
