@@ -14,6 +14,11 @@ export async function updateRecord<T extends { updated_at: number }>(
   change: (record: T) => T | undefined,
   /** Makes the record when it is absent (the change is then applied to it); without it, absent is an error. */
   initial?: () => T,
+  /**
+   * The time to live of the changed record, in ms, for a record that expires (a put replaces its expiry):
+   * undefined keeps it for good.
+   */
+  ttlMsOf?: (record: T) => number | undefined,
 ): Promise<T> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const current = await store.get<T>(key);
@@ -25,8 +30,14 @@ export async function updateRecord<T extends { updated_at: number }>(
     const next = change(structuredClone(current.value));
     if (!next) return current.value;
     next.updated_at = now();
+    const ttlMs = ttlMsOf?.(next);
     try {
-      return (await store.put<T>(key, next, { ifVersion: current.version })).value;
+      return (
+        await store.put<T>(key, next, {
+          ifVersion: current.version,
+          ...(ttlMs === undefined ? {} : { ttlMs }),
+        })
+      ).value;
     } catch (error) {
       if (PortError.isInstance(error) && error.code === "version_conflict") continue;
       throw error;

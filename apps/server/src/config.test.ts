@@ -123,13 +123,22 @@ describe("the operator and API keys", () => {
 
 describe("webhooks", () => {
   it("admits named private receivers and takes a retry schedule in ms, refusing anything else by its variable", () => {
-    expect(loadConfig({}).webhooks).toEqual({ privateHosts: [] });
+    const DAY = 24 * 60 * 60 * 1000;
+    expect(loadConfig({}).webhooks).toEqual({ privateHosts: [], eventRetentionMs: 30 * DAY });
     expect(
       loadConfig({
         WEBHOOK_PRIVATE_HOSTS: "127.0.0.1:8443, Hooks.Internal",
         WEBHOOK_RETRY_SCHEDULE_MS: "10,20, 40",
+        WEBHOOK_EVENT_RETENTION_DAYS: "90",
       }).webhooks,
-    ).toEqual({ privateHosts: ["127.0.0.1:8443", "hooks.internal"], retryScheduleMs: [10, 20, 40] });
+    ).toEqual({
+      privateHosts: ["127.0.0.1:8443", "hooks.internal"],
+      retryScheduleMs: [10, 20, 40],
+      eventRetentionMs: 90 * DAY,
+    });
+    for (const bad of ["2", "0", "x", "3651"]) {
+      expect(() => loadConfig({ WEBHOOK_EVENT_RETENTION_DAYS: bad })).toThrow(/WEBHOOK_EVENT_RETENTION_DAYS/);
+    }
     for (const bad of ["https://x.example", "x.example:0"]) {
       expect(() => loadConfig({ WEBHOOK_PRIVATE_HOSTS: bad })).toThrow(/WEBHOOK_PRIVATE_HOSTS/);
     }

@@ -56,7 +56,7 @@ export interface ServerConfig {
    * Webhook deliveries: private or loopback receivers admitted by name (development and tests), and the retry
    * schedule in ms (six steps by default: 1 min, 5 min, 30 min, 2 h, 12 h, 24 h).
    */
-  webhooks: { privateHosts: string[]; retryScheduleMs?: readonly number[] };
+  webhooks: { privateHosts: string[]; retryScheduleMs?: readonly number[]; eventRetentionMs: number };
   /**
    * Email (receipts, status mails, return receipts): sent from `from` over SMTP when `smtp` is set (the URL carries
    * its credentials; `caFile` a PEM file of a private CA to trust), else kept as .eml files in DATA_DIR/outbox.
@@ -292,7 +292,8 @@ function privateHosts(env: Record<string, string | undefined>, name: string): st
 
 function webhookConfig(env: Record<string, string | undefined>): ServerConfig["webhooks"] {
   const raw = env.WEBHOOK_RETRY_SCHEDULE_MS?.trim();
-  if (!raw) return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS") };
+  const eventRetentionMs = integer(env, "WEBHOOK_EVENT_RETENTION_DAYS", 30, 3, 3650) * 24 * 60 * 60 * 1000;
+  if (!raw) return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS"), eventRetentionMs };
   let retryScheduleMs: readonly number[];
   try {
     retryScheduleMs = parseRetrySchedule(raw);
@@ -302,7 +303,7 @@ function webhookConfig(env: Record<string, string | undefined>): ServerConfig["w
       `must be a comma-separated list of delays in ms: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS"), retryScheduleMs };
+  return { privateHosts: privateHosts(env, "WEBHOOK_PRIVATE_HOSTS"), retryScheduleMs, eventRetentionMs };
 }
 
 /** The sender of outbox mail when MAIL_FROM is not set: a reserved domain that reaches no one. */

@@ -200,9 +200,10 @@ export async function startServer(
           },
         }
       : {}),
-    ...(config.webhooks.retryScheduleMs
-      ? { webhookOptions: { retryScheduleMs: config.webhooks.retryScheduleMs } }
-      : {}),
+    webhookOptions: {
+      eventRetentionMs: config.webhooks.eventRetentionMs,
+      ...(config.webhooks.retryScheduleMs ? { retryScheduleMs: config.webhooks.retryScheduleMs } : {}),
+    },
     // Typesetting and PDF checks run in worker threads: no request holds the event loop while a document is made.
     ...(config.pdfWorkers > 0
       ? {

@@ -38,6 +38,8 @@ export interface WebhookContext {
   rotationOverlapMs: number;
   /** Enabled endpoints a workspace may have at once. */
   maxEndpoints: number;
+  /** How long an event is kept after its status change (with its deliveries and attempts), in ms. */
+  eventRetentionMs: number;
 }
 
 /** The job queue deliveries run on: one job per event, endpoint and delivery (the first, or a replay). */

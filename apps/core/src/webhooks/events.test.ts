@@ -58,6 +58,43 @@ describe("recording status changes", () => {
   });
 });
 
+describe("event retention", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it("keeps an event, its deliveries and its place in the listing for the retention, then forgets all of it", async () => {
+    const { webhooks, store, clock, deliver, sent } = memoryWebhooks({ eventRetentionMs: 10 * DAY });
+    await webhooks.createEndpoint(principal, { url: "https://a.example.com/h" });
+    const event = (await webhooks.recordOrderStatus(statusChange("o-1", "accepted")))!;
+    clock.advance(9 * DAY);
+    // An attempt written late in the event's life keeps its deadline: the put does not make it permanent.
+    expect(await deliver()).toBe(1);
+    expect(sent).toHaveLength(1);
+    expect((await webhooks.listEvents(principal)).data.map((e) => e.id)).toEqual([event.id]);
+    expect((await webhooks.eventsOfOrder(principal, "o-1"))[0]?.deliveries[0]?.status).toBe("delivered");
+    const replayed = await webhooks.replayEvent(principal, event.id);
+    expect(replayed.deliveries).toHaveLength(2);
+
+    clock.advance(DAY + 1);
+    expect((await webhooks.listEvents(principal)).data).toEqual([]);
+    expect(await webhooks.eventsOfOrder(principal, "o-1")).toEqual([]);
+    expect((await refusal(webhooks.replayEvent(principal, event.id))).code).toBe("not_found");
+    expect((await store.list("webhook_events:")).records).toEqual([]);
+    expect((await store.list("webhook_event_index:")).records).toEqual([]);
+    // The replay queued before the deadline finds nothing to send, and ends.
+    expect(await deliver()).toBe(1);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("refuses a retention that does not outlast the retry schedule", () => {
+    expect(() => memoryWebhooks({ retryScheduleMs: [DAY, DAY], eventRetentionMs: 2 * DAY })).toThrow(
+      /eventRetentionMs/,
+    );
+    expect(() =>
+      memoryWebhooks({ retryScheduleMs: [DAY, DAY], eventRetentionMs: 2 * DAY + 1 }),
+    ).not.toThrow();
+  });
+});
+
 describe("listing events", () => {
   it("lists the caller's mode newest first, a page at a time, with each delivery's attempts", async () => {
     const { webhooks, clock, deliver, sent } = memoryWebhooks();

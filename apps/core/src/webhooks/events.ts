@@ -44,6 +44,11 @@ export interface EventRecord {
   body: string;
   deliveries: DeliveryRecord[];
   updated_at: number;
+  /**
+   * When the event is deleted, ms since the epoch: its record and its place in the listing expire then (events of
+   * versions that kept them for good have none).
+   */
+  expires_at?: number;
 }
 
 /** The job of one delivery. */
@@ -137,7 +142,14 @@ export function updateEvent(
   id: string,
   change: (event: EventRecord) => EventRecord | undefined,
 ): Promise<EventRecord> {
-  return updateRecord<EventRecord>(ctx.store, eventKey(id), ctx.clock.now, change);
+  return updateRecord<EventRecord>(ctx.store, eventKey(id), ctx.clock.now, change, undefined, (event) =>
+    event.expires_at === undefined ? undefined : ttlUntil(ctx, event.expires_at),
+  );
+}
+
+/** The time to live, in ms, of a record to be deleted at `at` (at least 1: a record written is there at first). */
+function ttlUntil(ctx: Pick<WebhookContext, "clock">, at: number): number {
+  return Math.max(1, at - ctx.clock.now());
 }
 
 /**
@@ -180,10 +192,16 @@ export async function recordOrderStatus(
       body: serialiseEvent(body),
       deliveries: endpoints.map((endpoint) => newDelivery(endpoint, "initial", "initial", now)),
       updated_at: now,
+      expires_at: created + ctx.eventRetentionMs,
     };
-    event = (await ctx.store.create<EventRecord>(eventKey(id), fresh)).record.value;
+    const ttlMs = ttlUntil(ctx, fresh.expires_at!);
+    event = (await ctx.store.create<EventRecord>(eventKey(id), fresh, { ttlMs })).record.value;
   }
-  await ctx.store.create(indexKey(event), { event_id: event.id });
+  await ctx.store.create(
+    indexKey(event),
+    { event_id: event.id },
+    event.expires_at === undefined ? {} : { ttlMs: ttlUntil(ctx, event.expires_at) },
+  );
   await queuePending(ctx, event);
   return eventView(event);
 }

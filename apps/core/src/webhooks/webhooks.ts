@@ -32,6 +32,11 @@ export interface WebhookOptions {
   rotationOverlapMs?: number;
   /** Enabled endpoints a workspace may have at once; default 16. */
   maxEndpoints?: number;
+  /**
+   * How long an event (with its deliveries and attempts) is kept after its status change, in ms; default 30 days.
+   * It must outlast the retry schedule: an event is never deleted while a delivery of it may still be retried.
+   */
+  eventRetentionMs?: number;
 }
 
 export interface WebhooksDeps {
@@ -77,6 +82,7 @@ export interface Webhooks {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_ENDPOINTS = 16;
+const DEFAULT_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The webhook use cases over a Store, a JobQueue, a clock, ids and a sender. Options are checked here. */
 export function createWebhooks(deps: WebhooksDeps): Webhooks {
@@ -97,7 +103,15 @@ export function createWebhooks(deps: WebhooksDeps): Webhooks {
       0,
     ),
     maxEndpoints: positive("maxEndpoints", options.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS),
+    eventRetentionMs: options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS,
   };
+  const retries = ctx.retryScheduleMs.reduce((sum, ms) => sum + ms, 0);
+  if (!Number.isSafeInteger(ctx.eventRetentionMs) || ctx.eventRetentionMs <= retries) {
+    throw new CoreError(
+      "internal_error",
+      `webhook option eventRetentionMs must be a whole number of ms longer than the retry schedule (${retries} ms in all)`,
+    );
+  }
   return {
     createEndpoint: (principal, body) => createEndpoint(ctx, principal, body),
     listEndpoints: (principal) => listEndpoints(ctx, principal),
