@@ -1,4 +1,8 @@
-import { printProviderContract } from "@mailpiece/conformance";
+import {
+  PRINT_HANDWRITTEN_TESTS,
+  PRINT_RETURN_RECEIPT_TESTS,
+  printProviderContract,
+} from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { Clock, PrintJobStatus, PrintJobView, PrintProvider } from "@mailpiece/ports";
 import {
@@ -61,4 +65,7 @@ export function createExamplePrinter(clock: Clock): PrintProvider {
   };
 }
 
-registerSuite(printProviderContract({ create: async ({ clock }) => createExamplePrinter(clock) }));
+// It declares neither handwritten mail nor return receipts: the tests of those do not apply.
+registerSuite(printProviderContract({ create: async ({ clock }) => createExamplePrinter(clock) }), {
+  notApplicable: [...PRINT_HANDWRITTEN_TESTS, ...PRINT_RETURN_RECEIPT_TESTS],
+});

@@ -1,4 +1,8 @@
-import { printProviderContract } from "@mailpiece/conformance";
+import {
+  PRINT_HANDWRITTEN_TESTS,
+  PRINT_RETURN_RECEIPT_TESTS,
+  printProviderContract,
+} from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
 import { createSimulatedPrinter } from "./simulated-printer.ts";
@@ -37,6 +41,8 @@ registerSuite(
       });
     },
   }),
+  // It declares neither handwritten mail nor return receipts.
+  { notApplicable: [...PRINT_HANDWRITTEN_TESTS, ...PRINT_RETURN_RECEIPT_TESTS] },
 );
 
 const DAY = 86_400_000;

@@ -2,7 +2,12 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { blobStoreContract, storeContract } from "@mailpiece/conformance";
+import {
+  BLOB_STORE_GET_STREAM_TESTS,
+  BLOB_STORE_PUT_STREAM_TESTS,
+  blobStoreContract,
+  storeContract,
+} from "@mailpiece/conformance";
 import { registerSuite } from "@mailpiece/conformance/vitest";
 import type { BlobStore, Clock, Store } from "@mailpiece/ports";
 import { PortError } from "@mailpiece/ports";
@@ -41,7 +46,13 @@ registerSuite(
       return store;
     },
   }),
-  { timeoutMs: 60_000 },
+  {
+    // One process at a time holds the folder's lock: the store is not shared.
+    notApplicable: [
+      "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost",
+    ],
+    timeoutMs: 60_000,
+  },
 );
 
 const blobDirs = new WeakMap<BlobStore, string>();
@@ -62,7 +73,7 @@ registerSuite(
       return blobs;
     },
   }),
-  { timeoutMs: 60_000 },
+  { notApplicable: [...BLOB_STORE_PUT_STREAM_TESTS, ...BLOB_STORE_GET_STREAM_TESTS], timeoutMs: 60_000 },
 );
 
 async function expectUnavailable(open: Promise<unknown>, pattern: RegExp): Promise<void> {

@@ -40,6 +40,12 @@ registerSuite(
         cacheBytes: 1 << 20,
       }),
   }),
+  {
+    notApplicable: [
+      "durable: acknowledged writes survive reopen",
+      "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost",
+    ],
+  },
 );
 
 describe("records answered from memory", () => {

@@ -188,6 +188,17 @@ describe("addressProviderContract", () => {
     expect(await failuresWith([], { unreachable: undefined })).toEqual(new Map());
   });
 
+  it("answers not applicable, saying why, for the unreachable test without unreachable, and runs it with it", async () => {
+    const notApplicable = async (more: Partial<AddressProviderContractOptions>) => {
+      const report = await runSuite(addressProviderContract(options(new Set(), more)));
+      return report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
+    };
+    expect(await notApplicable({})).toEqual([]);
+    expect(await notApplicable({ unreachable: undefined })).toEqual([
+      [ADDRESS_PROVIDER_CONTRACT_NAMES[8], "no unreachable factory given (options.unreachable)"],
+    ]);
+  });
+
   const caught: Array<[Fault, AddressProviderContractName]> = [
     ["short queries pass", ADDRESS_PROVIDER_CONTRACT_NAMES[0]],
     ["lower-case countries pass", ADDRESS_PROVIDER_CONTRACT_NAMES[0]],

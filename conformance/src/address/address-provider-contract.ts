@@ -7,7 +7,7 @@ import {
   addressIdCountry,
   type StructuredAddress,
 } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { ADDRESS_PROVIDER_REQUIREMENTS } from "./address-provider-requirements.ts";
 import { addressRefusedWith as refusedWith } from "./address-refused-with.ts";
 
@@ -47,7 +47,7 @@ export interface AddressProviderContractOptions {
   nothingQuery?: string;
   /**
    * Makes the same provider unable to reach its service (a wrong host, a closed port). When absent, the
-   * provider_unavailable test has nothing to try and passes as not applicable: an embedded provider is always
+   * provider_unavailable test has nothing to try and answers not applicable: an embedded provider is always
    * reachable.
    */
   unreachable?(): Promise<AddressProvider>;
@@ -99,7 +99,7 @@ export function addressProviderContract(
     explore(): Promise<AddressSuggestion[]>;
   }
 
-  const run = (body: (ctx: Ctx) => Promise<void>) => async () => {
+  const run = (body: (ctx: Ctx) => ReturnType<TestBody>) => async (): ReturnType<TestBody> => {
     const { provider, dispose } = await options.create();
     try {
       const search = async (query: string, more: Partial<AddressSearch> = {}) => {
@@ -131,13 +131,13 @@ export function addressProviderContract(
         }
         return [...seen.values()];
       };
-      await body({ provider, search, explore });
+      return await body({ provider, search, explore });
     } finally {
       await dispose?.();
     }
   };
 
-  const tests: Record<AddressProviderContractName, () => Promise<void>> = {
+  const tests: Record<AddressProviderContractName, TestBody> = {
     "search refuses a query under 3 or over 200 characters and a malformed country_code with invalid_query naming the field":
       run(async ({ provider, search }) => {
         const short = ["", "   ", "a", "ab", "  ab  ", "\tx\n", "x".repeat(201), ` ${"y".repeat(250)} `];
@@ -340,7 +340,7 @@ export function addressProviderContract(
     }),
 
     "a provider that cannot answer throws provider_unavailable, never an empty list": async () => {
-      if (!options.unreachable) return;
+      if (!options.unreachable) return notApplicable("no unreachable factory given (options.unreachable)");
       const provider = await options.unreachable();
       for (const query of [options.knownQuery, options.nothingQuery ?? DEFAULT_NOTHING]) {
         await refusedWith(

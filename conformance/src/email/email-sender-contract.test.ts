@@ -58,6 +58,26 @@ describe("emailSenderContract", () => {
     expect(report.outcomes.find((o) => o.name === N[14])?.reason).toMatch(/faults\.down.*disable/);
   });
 
+  it("runs the durability test of a durable sender, and answers not applicable for one that declares durable: false", async () => {
+    const durable = await runSuite(
+      emailSenderContract(async ({ clock }) => referenceEmailSubject(clock), { name: "durable" }),
+    );
+    expect(durable.outcomes.find((o) => o.name === N[7])?.status).toBe("passed");
+    const report = await runSuite(
+      emailSenderContract(async ({ clock }) => {
+        const { restart: _restart, ...subject } = referenceEmailSubject(clock);
+        return {
+          ...subject,
+          sender: { ...subject.sender, capabilities: { durable: false, delivers: true } },
+        };
+      }),
+    );
+    expect(report.failed).toBe(0);
+    expect(
+      report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]),
+    ).toEqual([[N[7], "the sender declares durable: false"]]);
+  });
+
   it("fails a durable sender that gives no restart", async () => {
     const report = await runSuite(
       emailSenderContract(async ({ clock }) => {

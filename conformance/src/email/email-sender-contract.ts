@@ -8,7 +8,7 @@ import {
   manualClock,
   type SendResult,
 } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import {
   emailMessageFixture,
   emptyPartMessages,
@@ -211,13 +211,14 @@ function needFault<K extends Exclude<keyof EmailSenderFaults, "restore">>(
 /**
  * The EmailSender contract (adapters/ports/src/email-sender.ts) as a suite: one named test per MUST sentence.
  * `factory` makes each test's sender with a way to read what it sent (`inbox`) and, where the adapter has a server,
- * ways to make that server fail (`faults`).
+ * ways to make that server fail (`faults`). The durability test answers not applicable for a sender that declares
+ * `durable: false`.
  */
 export function emailSenderContract(
   factory: EmailSenderFactory,
   options: EmailSenderContractOptions = {},
 ): Suite<EmailSenderContractName> {
-  const run = (test: (ctx: Ctx) => Promise<void>) => async () => {
+  const run = (test: (ctx: Ctx) => ReturnType<TestBody>) => async (): ReturnType<TestBody> => {
     const clock = manualClock();
     const subject = await factory({ clock });
     let sender = subject.sender;
@@ -239,7 +240,7 @@ export function emailSenderContract(
       },
     };
     try {
-      await test(ctx);
+      return await test(ctx);
     } finally {
       try {
         await subject.faults?.restore();
@@ -284,7 +285,7 @@ export function emailSenderContract(
       await expectInbox(ctx, 1, "the retry");
     });
 
-  const tests: Record<EmailSenderContractName, () => Promise<void>> = {
+  const tests: Record<EmailSenderContractName, TestBody> = {
     "capabilities are declared and constant": run(async (ctx) => {
       const { sender } = ctx;
       assert.ok(typeof sender.name === "string" && sender.name.length > 0, "the sender has a name");
@@ -444,7 +445,7 @@ export function emailSenderContract(
     }),
 
     "durable: used keys survive a restart": run(async (ctx) => {
-      if (!ctx.sender.capabilities.durable) return;
+      if (!ctx.sender.capabilities.durable) return notApplicable("the sender declares durable: false");
       const message = emailMessageFixture(newKey());
       const first = await ctx.sender.send(message);
       const restarted = await ctx.restart();

@@ -343,6 +343,25 @@ describe("floristProviderContract", () => {
     expect(await failuresWith([], {})).toEqual(new Map());
   });
 
+  it("answers not applicable, saying why, for the lost-answer test without scripts.lostAnswer, and runs it with it", async () => {
+    const notApplicable = async (options: Partial<FloristProviderContractOptions>) => {
+      const report = await runSuite(
+        floristProviderContract({
+          create: async ({ clock }) => referenceFlorist(clock, new Set()),
+          ...options,
+        }),
+      );
+      return report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
+    };
+    expect(await notApplicable({ scripts })).toEqual([]);
+    expect(await notApplicable({ scripts: { deliveryFails: scripts.deliveryFails } })).toEqual([
+      [
+        "a definite refusal places no order, and a retry after florist_unavailable places no second one",
+        "no lostAnswer script given (options.scripts.lostAnswer): the definite refusals were checked, the retry after florist_unavailable was not",
+      ],
+    ]);
+  });
+
   const caught: Array<[Fault, FloristProviderContractName]> = [
     [
       "fractional prices",

@@ -19,7 +19,7 @@ import {
   isIsoDate,
   manualClock,
 } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { FLORIST_PROVIDER_REQUIREMENTS } from "./florist-provider-requirements.ts";
 import { floristRefusedWith as refusedWith } from "./florist-refused-with.ts";
 
@@ -77,7 +77,11 @@ export interface FloristProviderContractOptions {
   recipient?: FloristRecipient;
   /** Places the provider does not cover, tried on top of strings that are no postal code at all. */
   uncovered?: readonly FloristPlace[];
-  /** Scripted orders of a test-mode provider; the tests that use them check more when they are given. */
+  /**
+   * Scripted orders of a test-mode provider; the tests that use them check more when they are given. Without
+   * `lostAnswer`, the test of a retry after `florist_unavailable` checks the definite refusals only and answers not
+   * applicable.
+   */
   scripts?: {
     /** The order changed so that its first submit places it but answers `florist_unavailable`. */
     lostAnswer?(order: FloristOrder): FloristOrder;
@@ -285,8 +289,10 @@ export function floristProviderContract(
     total_cents: totalCents,
   });
 
-  const run = (body: (ctx: Ctx) => Promise<void>) => async () => {
-    const context: FloristProviderContractContext = { clock: manualClock(options.startAt ?? DEFAULT_START) };
+  const run = (body: (ctx: Ctx) => ReturnType<TestBody>) => async (): ReturnType<TestBody> => {
+    const context: FloristProviderContractContext = {
+      clock: manualClock(options.startAt ?? DEFAULT_START),
+    };
     const provider = await options.create(context);
     try {
       const datesOf = (productCode: string, from?: string) =>
@@ -296,7 +302,12 @@ export function floristProviderContract(
           from === undefined ? { country: place.country } : { country: place.country, from },
         );
       const quoteOf = (productCode: string, date: string, at: FloristPlace = place) =>
-        provider.quote({ product_code: productCode, zip: at.zip, country: at.country, delivery_date: date });
+        provider.quote({
+          product_code: productCode,
+          zip: at.zip,
+          country: at.country,
+          delivery_date: date,
+        });
       const products = await provider.catalogue();
       assert.ok(Array.isArray(products) && products.length > 0, "the catalogue lists no product");
       let base: FloristOrder | undefined;
@@ -310,7 +321,7 @@ export function floristProviderContract(
         base,
         `no product of the catalogue can be delivered to ${show(place)}: pass a covered recipient`,
       );
-      await body({
+      return await body({
         provider,
         clock: context.clock,
         products,
@@ -350,7 +361,7 @@ export function floristProviderContract(
     await ctx.advance(Math.max(0, target - ctx.clock.now()));
   }
 
-  const tests: Record<FloristProviderContractName, () => Promise<void>> = {
+  const tests: Record<FloristProviderContractName, TestBody> = {
     "catalogue lists distinct, well-formed products, each accepted by quote and submit": run(async (ctx) => {
       const { provider, products } = ctx;
       assert.equal(typeof provider.name, "string");
@@ -849,7 +860,11 @@ export function floristProviderContract(
           );
         }
         const lostAnswer = options.scripts?.lostAnswer;
-        if (!lostAnswer) return;
+        if (!lostAnswer) {
+          return notApplicable(
+            "no lostAnswer script given (options.scripts.lostAnswer): the definite refusals were checked, the retry after florist_unavailable was not",
+          );
+        }
         const order = lostAnswer(structuredClone(base));
         const key = newKey();
         const lost = await refusedWith(

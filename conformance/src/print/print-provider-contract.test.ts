@@ -20,7 +20,9 @@ import { describe, expect, it } from "vitest";
 import { runSuite } from "../kit.ts";
 import {
   mayFollow,
+  PRINT_HANDWRITTEN_TESTS,
   PRINT_PROVIDER_CONTRACT_NAMES,
+  PRINT_RETURN_RECEIPT_TESTS,
   type PrintProviderContractName,
   printProviderContract,
 } from "./print-provider-contract.ts";
@@ -280,6 +282,28 @@ describe("printProviderContract", () => {
 
   it("passes a correct provider that offers neither handwritten mail nor return receipts", async () => {
     expect(await failuresWith([], PLAIN)).toEqual(new Map());
+  });
+
+  it("answers not applicable, saying why, for the tests of handwritten jobs and return receipts of a provider without them", async () => {
+    const notApplicable = async (capabilities: PrintCapabilities) => {
+      const report = await runSuite(
+        printProviderContract({
+          create: async ({ clock }) => referenceProvider(clock, new Set(), capabilities),
+        }),
+      );
+      return report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
+    };
+    const handwritten = PRINT_HANDWRITTEN_TESTS.map((name) => [
+      name,
+      "the provider does not declare handwritten mail (capabilities.mailpiece_types)",
+    ]);
+    const receipts = PRINT_RETURN_RECEIPT_TESTS.map((name) => [
+      name,
+      "the provider has no returnReceipt: it declares no electronic return receipts",
+    ]);
+    expect(await notApplicable(CAPABILITIES), "a provider with both runs them all").toEqual([]);
+    expect(await notApplicable(PLAIN)).toEqual([...handwritten, ...receipts]);
+    expect(await notApplicable({ ...CAPABILITIES, return_receipts: ["physical"] })).toEqual(receipts);
   });
 
   /** Capabilities a fault needs to show: what the provider declares while it misbehaves. */

@@ -21,7 +21,7 @@ import {
   type ReturnReceipt,
 } from "@mailpiece/ports";
 import { PDFDocument } from "pdf-lib";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import {
   carriedJobs,
   handwrittenJob,
@@ -65,6 +65,25 @@ export const PRINT_PROVIDER_CONTRACT_NAMES = [
 ] as const;
 
 export type PrintProviderContractName = (typeof PRINT_PROVIDER_CONTRACT_NAMES)[number];
+
+/**
+ * The tests of handwritten jobs once accepted: they answer not applicable for a provider that does not declare
+ * handwritten mail (the refusal of such a job is checked by another test).
+ */
+export const PRINT_HANDWRITTEN_TESTS = [
+  "a handwritten job has no carrier tracking",
+  "a handwritten job is never returned",
+] as const satisfies readonly PrintProviderContractName[];
+
+/** The tests of `returnReceipt`: they answer not applicable for a provider without it. */
+export const PRINT_RETURN_RECEIPT_TESTS = [
+  "a declared receipt capability gives none before delivery and the same PDF every time after",
+  "a job that asked for no electronic return receipt never has a receipt",
+  "returnReceipt refuses an unknown reference with job_not_found",
+] as const satisfies readonly PrintProviderContractName[];
+
+const NO_HANDWRITTEN = "the provider does not declare handwritten mail (capabilities.mailpiece_types)";
+const NO_RETURN_RECEIPT = "the provider has no returnReceipt: it declares no electronic return receipts";
 
 export interface PrintProviderContractContext {
   /** A manual clock starting at 2026-01-01; a simulated provider MUST read time from it. */
@@ -277,14 +296,15 @@ async function checkReceipt(receipt: ReturnReceipt, view: PrintJobView): Promise
 /**
  * The PrintProvider contract (adapters/ports/src/print-provider.ts) as a suite: one named test per MUST sentence.
  * Jobs are built from the provider's own capabilities, so one suite fits every provider. The tests of handwritten
- * mail pass at once for a provider that does not declare it (beyond refusing such jobs), and those of
- * `returnReceipt` for a provider that has none; the receipt tests need `advance` to deliver a certified letter.
+ * jobs (`PRINT_HANDWRITTEN_TESTS`) answer not applicable for a provider that does not declare handwritten mail
+ * (another test checks that it refuses such jobs), and those of `returnReceipt` (`PRINT_RETURN_RECEIPT_TESTS`) for a
+ * provider that has none; the receipt tests need `advance` to deliver a certified letter.
  */
 export function printProviderContract(
   options: PrintProviderContractOptions,
 ): Suite<PrintProviderContractName> {
   type Ctx = { provider: PrintProvider; advance(ms: number): Promise<void>; base: PrintJob };
-  const run = (body: (ctx: Ctx) => Promise<void>) => async () => {
+  const run = (body: (ctx: Ctx) => ReturnType<TestBody>) => async (): ReturnType<TestBody> => {
     const context: PrintProviderContractContext = { clock: manualClock() };
     const provider = await options.create(context);
     try {
@@ -296,7 +316,7 @@ export function printProviderContract(
       );
       const base = (home ?? carried[0])?.job;
       assert.ok(base, "the provider's capabilities carry no job at all");
-      await body({
+      return await body({
         provider,
         base,
         async advance(ms) {
@@ -330,7 +350,7 @@ export function printProviderContract(
     return view;
   }
 
-  const tests: Record<PrintProviderContractName, () => Promise<void>> = {
+  const tests: Record<PrintProviderContractName, TestBody> = {
     "capabilities are declared, well-formed and constant": run(async ({ provider, base }) => {
       assert.equal(typeof provider.name, "string");
       assert.ok(provider.name.length > 0, "the provider has a name");
@@ -598,7 +618,7 @@ export function printProviderContract(
     }),
 
     "a handwritten job has no carrier tracking": run(async ({ provider, advance }) => {
-      if (!declaresHandwritten(provider.capabilities)) return;
+      if (!declaresHandwritten(provider.capabilities)) return notApplicable(NO_HANDWRITTEN);
       const submitted = await provider.submit(await handwrittenFor(provider.capabilities), {
         idempotencyKey: newKey(),
       });
@@ -615,7 +635,7 @@ export function printProviderContract(
     }),
 
     "a handwritten job is never returned": run(async ({ provider, advance }) => {
-      if (!declaresHandwritten(provider.capabilities)) return;
+      if (!declaresHandwritten(provider.capabilities)) return notApplicable(NO_HANDWRITTEN);
       const { reference } = await provider.submit(await handwrittenFor(provider.capabilities), {
         idempotencyKey: newKey(),
       });
@@ -703,7 +723,7 @@ export function printProviderContract(
 
     "a declared receipt capability gives none before delivery and the same PDF every time after": run(
       async ({ provider, advance }) => {
-        if (!provider.returnReceipt) return;
+        if (!provider.returnReceipt) return notApplicable(NO_RETURN_RECEIPT);
         const returnReceipt = provider.returnReceipt.bind(provider);
         const job = await receiptLetterJob(provider.capabilities.origin_country, "electronic", {
           double_sided: provider.capabilities.double_sided,
@@ -753,7 +773,7 @@ export function printProviderContract(
 
     "a job that asked for no electronic return receipt never has a receipt": run(
       async ({ provider, base, advance }) => {
-        if (!provider.returnReceipt) return;
+        if (!provider.returnReceipt) return notApplicable(NO_RETURN_RECEIPT);
         const returnReceipt = provider.returnReceipt.bind(provider);
         const capabilities = provider.capabilities;
         const home = capabilities.origin_country;
@@ -784,7 +804,7 @@ export function printProviderContract(
     ),
 
     "returnReceipt refuses an unknown reference with job_not_found": run(async ({ provider, base }) => {
-      if (!provider.returnReceipt) return;
+      if (!provider.returnReceipt) return notApplicable(NO_RETURN_RECEIPT);
       const returnReceipt = provider.returnReceipt.bind(provider);
       await provider.submit(base, { idempotencyKey: newKey() });
       await refusedWith(() => returnReceipt(UNKNOWN_REFERENCE), "job_not_found", "returnReceipt(unknown)");

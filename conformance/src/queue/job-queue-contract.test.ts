@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock, JobQueue } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
-import { runSuite, type TestOutcome } from "../kit.ts";
+import { runSuite, type SuiteReport, type TestOutcome } from "../kit.ts";
 import {
   JOB_QUEUE_CONTRACT_NAMES,
   type JobQueueContractName,
@@ -17,6 +17,14 @@ import {
   referenceJobQueue,
   type SharedQueueFault,
 } from "./reference-job-queue.fixture.ts";
+
+const DURABLE: JobQueueContractName = "durable: pending, leased and dead jobs survive reopen";
+const SHARED: JobQueueContractName =
+  "shared: among several processes at once, one enqueue wins each key and each job is leased once";
+
+/** The tests that answered not applicable, with their reasons. */
+const notApplicableIn = (report: SuiteReport) =>
+  report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
 
 async function failuresWith(faults: ReferenceQueueFault[]): Promise<Map<string, string>> {
   const set = new Set(faults);
@@ -90,13 +98,25 @@ describe("jobQueueContract", () => {
 
   it("covers every test but durability and sharing with a fault (those two are tested below)", () => {
     const covered = new Set<string>(caught.map(([, test]) => test));
-    expect(JOB_QUEUE_CONTRACT_NAMES.filter((name) => !covered.has(name))).toEqual([
-      "durable: pending, leased and dead jobs survive reopen",
-      "shared: among several processes at once, one enqueue wins each key and each job is leased once",
-    ]);
+    expect(JOB_QUEUE_CONTRACT_NAMES.filter((name) => !covered.has(name))).toEqual([DURABLE, SHARED]);
   });
 
-  const DURABLE: JobQueueContractName = "durable: pending, leased and dead jobs survive reopen";
+  it("answers not applicable for durability and sharing, saying why, for a queue that declares neither", async () => {
+    const reopens = [undefined, async (previous: JobQueue) => previous];
+    for (const reopen of reopens) {
+      const report = await runSuite(
+        jobQueueContract({
+          create: async ({ clock }) => referenceJobQueue(clock),
+          ...(reopen ? { reopen } : {}),
+        }),
+      );
+      expect(report.failed).toBe(0);
+      expect(notApplicableIn(report)).toEqual([
+        [DURABLE, "the queue declares durable: false"],
+        [SHARED, "the queue declares shared: false"],
+      ]);
+    }
+  });
 
   it("fails the durability test of a durable queue when reopen is missing, saying so", async () => {
     const report = await runSuite(
@@ -136,9 +156,6 @@ describe("jobQueueContract", () => {
 });
 
 describe("jobQueueContract: the shared test", () => {
-  const SHARED: JobQueueContractName =
-    "shared: among several processes at once, one enqueue wins each key and each job is leased once";
-
   /** Runs the shared test alone on the file-shared reference queue, with `fault` in every process. */
   async function sharedOutcome(
     fault: SharedQueueFault | undefined,

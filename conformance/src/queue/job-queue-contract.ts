@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { Clock, Job, JobQueue, LeasedJob, LeaseOptions } from "@mailpiece/ports";
 import { manualClock } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "../store/rejects-with-code.ts";
 import { JOB_QUEUE_REQUIREMENTS } from "./job-queue-requirements.ts";
@@ -67,7 +67,11 @@ export interface JobQueueContractOptions {
 }
 
 type TestClock = JobQueueContractContext["clock"];
-type TestBody = (queue: JobQueue, clock: TestClock) => Promise<void>;
+/** A test's body on the queue it opened: throws on failure, or answers `notApplicable(reason)`. */
+type QueueBody = (queue: JobQueue, clock: TestClock) => ReturnType<TestBody>;
+
+const NOT_DURABLE = "the queue declares durable: false";
+const NOT_SHARED = "the queue declares shared: false";
 
 const Q = "contract";
 const OTHER = "contract-other";
@@ -144,21 +148,24 @@ async function listAllDead(queue: JobQueue, name: string, limit?: number): Promi
   assert.fail(`listDead(${name}) did not end after 1000 pages`);
 }
 
-/** The JobQueue contract: one named test per MUST sentence of `JobQueue` (adapters/ports/src/job-queue.ts). */
+/**
+ * The JobQueue contract: one named test per MUST sentence of `JobQueue` (adapters/ports/src/job-queue.ts). The
+ * durability and sharing tests answer not applicable for a queue that declares `durable: false` or `shared: false`.
+ */
 export function jobQueueContract(options: JobQueueContractOptions): Suite<JobQueueContractName> {
   const withQueue =
-    (body: TestBody): (() => Promise<void>) =>
+    (body: QueueBody): TestBody =>
     async () => {
       const clock = manualClock();
       const queue = await options.create({ clock });
       try {
-        await body(queue, clock);
+        return await body(queue, clock);
       } finally {
         await queue.close();
       }
     };
 
-  const tests: Record<JobQueueContractName, () => Promise<void>> = {
+  const tests: Record<JobQueueContractName, TestBody> = {
     "rejects invalid queue names, keys and payloads": withQueue(async (queue, clock) => {
       const kept = await queue.enqueue({ queue: Q, key: "keep", payload: { kept: true } });
       const badQueues: unknown[] = [
@@ -853,9 +860,9 @@ export function jobQueueContract(options: JobQueueContractOptions): Suite<JobQue
             false,
             "this queue declares durable: true; pass reopen to jobQueueContract so the suite can check that jobs survive a restart",
           );
-          return;
+          return notApplicable(NOT_DURABLE);
         }
-        if (!queue.capabilities.durable) return;
+        if (!queue.capabilities.durable) return notApplicable(NOT_DURABLE);
         const t0 = clock.now();
         const dead = await queue.enqueue({ queue: Q, key: "d:dead", payload: { d: 1 } });
         await failUntilDead(queue, clock, Q, dead.id);
@@ -925,7 +932,7 @@ export function jobQueueContract(options: JobQueueContractOptions): Suite<JobQue
         const queue = await options.create({ clock });
         let processes: PortProcesses<SharedQueueResults> | undefined;
         try {
-          if (!queue.capabilities.shared) return;
+          if (!queue.capabilities.shared) return notApplicable(NOT_SHARED);
           assert.ok(
             options.sharedOpening,
             "this queue declares shared: true; pass sharedOpening to jobQueueContract so the suite can open it from other processes",

@@ -2,9 +2,14 @@ import { createHash } from "node:crypto";
 import type { Blob, BlobBody, BlobInfo, BlobStore } from "@mailpiece/ports";
 import { isValidKey, MAX_BLOB_BYTES, PortError } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../kit.ts";
+import { runSuite, type SuiteReport } from "../kit.ts";
 import type { BlobStoreContractName } from "./blob-store-contract.ts";
-import { BLOB_STORE_CONTRACT_NAMES, blobStoreContract } from "./blob-store-contract.ts";
+import {
+  BLOB_STORE_CONTRACT_NAMES,
+  BLOB_STORE_GET_STREAM_TESTS,
+  BLOB_STORE_PUT_STREAM_TESTS,
+  blobStoreContract,
+} from "./blob-store-contract.ts";
 
 type Fault =
   | "no key check"
@@ -156,6 +161,13 @@ async function* chunksOf(body: BlobBody): AsyncIterable<Uint8Array> {
   yield* body;
 }
 
+const DURABLE: BlobStoreContractName = "durable: acknowledged blobs survive reopen";
+const NOT_DURABLE = [DURABLE, "the blob store declares durable: false"];
+
+/** The tests that answered not applicable, with their reasons. */
+const notApplicableIn = (report: SuiteReport) =>
+  report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
+
 async function runOne(
   name: BlobStoreContractName,
   faults: Fault[],
@@ -174,9 +186,10 @@ describe("blobStoreContract", () => {
     expect(suite.tests.map((t) => t.name)).toEqual([...BLOB_STORE_CONTRACT_NAMES]);
   });
 
-  it("passes a correct blob store", async () => {
+  it("passes a correct blob store, running its stream tests", async () => {
     const report = await runSuite(blobStoreContract({ create: async () => referenceBlobs(new Set()) }));
     expect(report.outcomes.filter((o) => o.status === "failed")).toEqual([]);
+    expect(notApplicableIn(report), "it declares durable: false").toEqual([NOT_DURABLE]);
   }, 60_000);
 
   const caught: Array<[Fault, BlobStoreContractName]> = [
@@ -223,16 +236,30 @@ describe("blobStoreContract", () => {
     }, 60_000);
   }
 
-  it("passes a correct blob store without putStream and getStream, whose stream tests then pass at once", async () => {
+  it("passes a correct blob store without putStream and getStream, whose stream tests answer not applicable", async () => {
     const report = await runSuite(
       blobStoreContract({ create: async () => referenceBlobs(new Set(["no streams"])) }),
     );
     expect(report.outcomes.filter((o) => o.status === "failed")).toEqual([]);
+    expect(notApplicableIn(report)).toEqual([
+      NOT_DURABLE,
+      ...BLOB_STORE_PUT_STREAM_TESTS.map((name) => [name, "the blob store has no putStream"]),
+      ...BLOB_STORE_GET_STREAM_TESTS.map((name) => [name, "the blob store has no getStream"]),
+    ]);
   }, 60_000);
+
+  it("answers not applicable for the durability test of a blob store that declares durable: false, even with reopen", async () => {
+    const suite = blobStoreContract({
+      create: async () => referenceBlobs(new Set()),
+      reopen: async () => referenceBlobs(new Set()),
+    });
+    const report = await runSuite({ name: suite.name, tests: suite.tests.filter((t) => t.name === DURABLE) });
+    expect(notApplicableIn(report)).toEqual([NOT_DURABLE]);
+  });
 
   it("fails the durability test of a durable blob store when reopen is missing, saying so", async () => {
     const suite = blobStoreContract({ create: async () => referenceBlobs(new Set(), true) });
-    const test = suite.tests.find((t) => t.name === "durable: acknowledged blobs survive reopen");
+    const test = suite.tests.find((t) => t.name === DURABLE);
     expect(test).toBeDefined();
     await expect(test?.run()).rejects.toThrow(/pass reopen/);
   });
@@ -249,7 +276,7 @@ describe("blobStoreContract", () => {
         create: async () => open(new Map()),
         reopen: async (previous) => open(keep ? (datas.get(previous) ?? new Map()) : new Map()),
       });
-      const test = suite.tests.find((t) => t.name === "durable: acknowledged blobs survive reopen");
+      const test = suite.tests.find((t) => t.name === DURABLE);
       return (
         (await runSuite({ name: suite.name, tests: test ? [test] : [] })).outcomes[0]?.status === "passed"
       );

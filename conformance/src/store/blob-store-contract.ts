@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import type { Blob, BlobInfo, BlobStore } from "@mailpiece/ports";
 import { MAX_BLOB_BYTES } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { BLOB_STORE_REQUIREMENTS } from "./blob-store-requirements.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
 
@@ -27,6 +27,20 @@ export const BLOB_STORE_CONTRACT_NAMES = [
 
 export type BlobStoreContractName = (typeof BLOB_STORE_CONTRACT_NAMES)[number];
 
+/** The tests of `putStream` (those whose name starts with it): they answer not applicable for a store without it. */
+export const BLOB_STORE_PUT_STREAM_TESTS: readonly BlobStoreContractName[] = BLOB_STORE_CONTRACT_NAMES.filter(
+  (name) => name.startsWith("putStream "),
+);
+
+/** The tests of `getStream` (those whose name starts with it): they answer not applicable for a store without it. */
+export const BLOB_STORE_GET_STREAM_TESTS: readonly BlobStoreContractName[] = BLOB_STORE_CONTRACT_NAMES.filter(
+  (name) => name.startsWith("getStream "),
+);
+
+const NOT_DURABLE = "the blob store declares durable: false";
+const NO_PUT_STREAM = "the blob store has no putStream";
+const NO_GET_STREAM = "the blob store has no getStream";
+
 export interface BlobStoreContractOptions {
   /** Shown in reports, e.g. `file`. */
   name?: string;
@@ -40,21 +54,22 @@ export interface BlobStoreContractOptions {
 
 /**
  * The BlobStore contract: one named test per MUST sentence of `BlobStore` (adapters/ports/src/blob-store.ts). The
- * tests of `putStream` and `getStream` pass at once for a blob store that does not have the method.
+ * tests of `putStream` and `getStream` answer not applicable for a blob store that does not have the method, and
+ * the durability test for one that declares `durable: false`.
  */
 export function blobStoreContract(options: BlobStoreContractOptions): Suite<BlobStoreContractName> {
   const withBlobs =
-    (body: (blobs: BlobStore) => Promise<void>): (() => Promise<void>) =>
+    (body: (blobs: BlobStore) => ReturnType<TestBody>): TestBody =>
     async () => {
       const blobs = await options.create();
       try {
-        await body(blobs);
+        return await body(blobs);
       } finally {
         await blobs.close();
       }
     };
 
-  const tests: Record<BlobStoreContractName, () => Promise<void>> = {
+  const tests: Record<BlobStoreContractName, TestBody> = {
     "rejects invalid keys with invalid_key": withBlobs(async (blobs) => {
       await blobs.put("keep", bytesOf("kept"));
       const invalid: unknown[] = [
@@ -258,9 +273,9 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
             false,
             "this blob store declares durable: true; pass reopen to blobStoreContract so the suite can check that acknowledged blobs survive a restart",
           );
-          return;
+          return notApplicable(NOT_DURABLE);
         }
-        if (!blobs.capabilities.durable) return;
+        if (!blobs.capabilities.durable) return notApplicable(NOT_DURABLE);
         const letter = patterned(70_000, 5);
         await blobs.put("d:letter", bytesOf("first version"));
         await blobs.put("d:letter", letter, { contentType: "application/pdf" });
@@ -289,7 +304,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
     "putStream stores the streamed bytes like put, with size, contentType and sha256": withBlobs(
       async (blobs) => {
         const putStream = putStreamOf(blobs);
-        if (!putStream) return;
+        if (!putStream) return notApplicable(NO_PUT_STREAM);
         const chunks = [
           patterned(1, 1),
           new Uint8Array(0),
@@ -360,7 +375,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
 
     "putStream is atomic: readers see the old or the new bytes, never a mix": withBlobs(async (blobs) => {
       const putStream = putStreamOf(blobs);
-      if (!putStream) return;
+      if (!putStream) return notApplicable(NO_PUT_STREAM);
       const versions = [patterned(196_608, 11), patterned(196_611, 12), patterned(1, 13), new Uint8Array(0)];
       const known = new Map(versions.map((bytes) => [sha256Hex(bytes), bytes]));
       await blobs.put("atomic", Uint8Array.from(versions[0] as Uint8Array));
@@ -408,7 +423,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
 
     "putStream accepts a body of exactly MAX_BLOB_BYTES": withBlobs(async (blobs) => {
       const putStream = putStreamOf(blobs);
-      if (!putStream) return;
+      if (!putStream) return notApplicable(NO_PUT_STREAM);
       const body = largeBody(MAX_BLOB_BYTES, 21);
       const info = await putStream("big", body.chunks(), { contentType: "application/pdf" });
       assert.deepEqual(info, {
@@ -429,7 +444,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
     "putStream refuses a body over MAX_BLOB_BYTES with blob_too_large and leaves no blob behind": withBlobs(
       async (blobs) => {
         const putStream = putStreamOf(blobs);
-        if (!putStream) return;
+        if (!putStream) return notApplicable(NO_PUT_STREAM);
         const small = bytesOf("the old bytes");
         const before = await blobs.put("doc", small, { contentType: "text/plain" });
         const tooLarge = largeBody(MAX_BLOB_BYTES + 1, 22);
@@ -472,7 +487,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
     "putStream refuses a body whose length differs from the declared size, changing nothing": withBlobs(
       async (blobs) => {
         const putStream = putStreamOf(blobs);
-        if (!putStream) return;
+        if (!putStream) return notApplicable(NO_PUT_STREAM);
         const small = bytesOf("the old bytes");
         const before = await blobs.put("doc", small, { contentType: "text/plain" });
         const shorter = [bytesOf("ten bytes!")];
@@ -507,7 +522,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
 
     "putStream changes nothing when the body fails": withBlobs(async (blobs) => {
       const putStream = putStreamOf(blobs);
-      if (!putStream) return;
+      if (!putStream) return notApplicable(NO_PUT_STREAM);
       const small = bytesOf("the old bytes");
       const before = await blobs.put("doc", small, { contentType: "text/plain" });
       const failing = (bytes: number) =>
@@ -544,7 +559,7 @@ export function blobStoreContract(options: BlobStoreContractOptions): Suite<Blob
     "getStream streams exactly the bytes and info of the blob, or undefined when absent": withBlobs(
       async (blobs) => {
         const getStream = blobs.getStream?.bind(blobs);
-        if (!getStream) return;
+        if (!getStream) return notApplicable(NO_GET_STREAM);
         assert.equal(await getStream("docs:absent"), undefined, "getStream of an absent blob");
         const bytes = patterned(300_001, 41);
         const info = await blobs.put("docs:letter.pdf", bytes, { contentType: "application/pdf" });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Clock, CreateResult, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, PortError } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
-import { runSuite, type TestOutcome } from "../kit.ts";
+import { runSuite, type SuiteReport, type TestOutcome } from "../kit.ts";
 import { openSharedReferenceStore, type SharedFault } from "./shared-reference-store.fixture.ts";
 import type { StoreContractName } from "./store-contract.ts";
 import { STORE_CONTRACT_NAMES, storeContract } from "./store-contract.ts";
@@ -132,6 +132,14 @@ function referenceStore(clock: Clock, faults: ReadonlySet<Fault>, data = new Map
   };
 }
 
+const DURABLE: StoreContractName = "durable: acknowledged writes survive reopen";
+const SHARED: StoreContractName =
+  "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost";
+
+/** The tests that answered not applicable, with their reasons. */
+const notApplicableIn = (report: SuiteReport) =>
+  report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
+
 async function failuresWith(faults: Fault[]): Promise<Map<string, string>> {
   const set = new Set(faults);
   const report = await runSuite(storeContract({ create: async ({ clock }) => referenceStore(clock, set) }));
@@ -171,6 +179,23 @@ describe("storeContract", () => {
     });
   }
 
+  it("answers not applicable for durability and sharing, saying why, for a store that declares neither", async () => {
+    const reopens = [undefined, async (previous: Store) => previous];
+    for (const reopen of reopens) {
+      const report = await runSuite(
+        storeContract({
+          create: async ({ clock }) => referenceStore(clock, new Set()),
+          ...(reopen ? { reopen } : {}),
+        }),
+      );
+      expect(report.failed).toBe(0);
+      expect(notApplicableIn(report)).toEqual([
+        [DURABLE, "the store declares durable: false"],
+        [SHARED, "the store declares shared: false"],
+      ]);
+    }
+  });
+
   it("fails the durability test of a durable store when reopen is missing, saying so", async () => {
     const report = await runSuite(
       storeContract({
@@ -180,7 +205,7 @@ describe("storeContract", () => {
         }),
       }),
     );
-    const durable = report.outcomes.find((o) => o.name === "durable: acknowledged writes survive reopen");
+    const durable = report.outcomes.find((o) => o.name === DURABLE);
     expect(durable?.status).toBe("failed");
     expect(durable?.reason).toMatch(/pass reopen/);
   });
@@ -206,10 +231,7 @@ describe("storeContract", () => {
           },
         }),
       );
-      return (
-        report.outcomes.find((o) => o.name === "durable: acknowledged writes survive reopen")?.status ===
-        "passed"
-      );
+      return report.outcomes.find((o) => o.name === DURABLE)?.status === "passed";
     };
     expect(await run(true)).toBe(true);
     expect(await run(false)).toBe(false);
@@ -217,9 +239,6 @@ describe("storeContract", () => {
 });
 
 describe("storeContract: the shared test", () => {
-  const SHARED: StoreContractName =
-    "shared: among several processes at once, one create wins, compare-and-set is exact and no update is lost";
-
   /** Runs the shared test alone on the file-shared reference store, with `fault` in every process. */
   async function sharedOutcome(fault: SharedFault | undefined, withOpening = true): Promise<TestOutcome> {
     const root = await mkdtemp(join(tmpdir(), "mailpiece-shared-store-"));

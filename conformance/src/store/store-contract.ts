@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { Clock, ListPage, Store, StoredRecord } from "@mailpiece/ports";
 import { isValidKey, manualClock } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
 import { rejectsWithCode } from "./rejects-with-code.ts";
 import {
@@ -44,6 +44,9 @@ export const STORE_CONTRACT_NAMES = [
 
 export type StoreContractName = (typeof STORE_CONTRACT_NAMES)[number];
 
+const NOT_DURABLE = "the store declares durable: false";
+const NOT_SHARED = "the store declares shared: false";
+
 export interface StoreContractContext {
   /** A manual clock starting at 2026-01-01; the store MUST read time from it. Tests advance it instead of sleeping. */
   clock: Clock & { advance(ms: number): void };
@@ -69,23 +72,27 @@ export interface StoreContractOptions {
   disable?: readonly StoreContractName[];
 }
 
-type TestBody = (store: Store, clock: StoreContractContext["clock"]) => Promise<void>;
+/** A test's body on the store it opened: throws on failure, or answers `notApplicable(reason)`. */
+type StoreBody = (store: Store, clock: StoreContractContext["clock"]) => ReturnType<TestBody>;
 
-/** The Store contract: one named test per MUST sentence of `Store` (adapters/ports/src/store.ts). */
+/**
+ * The Store contract: one named test per MUST sentence of `Store` (adapters/ports/src/store.ts). The durability and
+ * sharing tests answer not applicable for a store that declares `durable: false` or `shared: false`.
+ */
 export function storeContract(options: StoreContractOptions): Suite<StoreContractName> {
   const withStore =
-    (body: TestBody): (() => Promise<void>) =>
+    (body: StoreBody): TestBody =>
     async () => {
       const clock = manualClock();
       const store = await options.create({ clock });
       try {
-        await body(store, clock);
+        return await body(store, clock);
       } finally {
         await store.close();
       }
     };
 
-  const tests: Record<StoreContractName, () => Promise<void>> = {
+  const tests: Record<StoreContractName, TestBody> = {
     "rejects invalid keys with invalid_key": withStore(async (store) => {
       await store.put("keep", { kept: true });
       const invalid: unknown[] = [
@@ -741,9 +748,9 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
             false,
             "this store declares durable: true; pass reopen to storeContract so the suite can check that acknowledged writes survive a restart",
           );
-          return;
+          return notApplicable(NOT_DURABLE);
         }
-        if (!store.capabilities.durable) return;
+        if (!store.capabilities.durable) return notApplicable(NOT_DURABLE);
         await store.create("d:created", { a: 1 });
         await store.put("d:put", { b: 1 });
         const putTwice = await store.put("d:put", { b: 2 });
@@ -788,7 +795,7 @@ export function storeContract(options: StoreContractOptions): Suite<StoreContrac
         const store = await options.create({ clock });
         let processes: PortProcesses<SharedResults> | undefined;
         try {
-          if (!store.capabilities.shared) return;
+          if (!store.capabilities.shared) return notApplicable(NOT_SHARED);
           assert.ok(
             options.sharedOpening,
             "this store declares shared: true; pass sharedOpening to storeContract so the suite can open it from other processes",
