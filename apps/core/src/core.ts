@@ -116,7 +116,12 @@ import type { ProjectQuoteView } from "./projects/quotes.ts";
 import { createQuote } from "./projects/quotes.ts";
 import type { TopUpSessionView } from "./projects/top-ups.ts";
 import { createTopUpSession, getTopUpSession, payTopUpSession } from "./projects/top-ups.ts";
-import { createLocalRateLimiter } from "./rate-limit.ts";
+import {
+  createLocalRateLimiter,
+  createRequestLimiter,
+  type RateLimit,
+  type RequestLimiter,
+} from "./rate-limit.ts";
 import type { ReturnReceipts } from "./receipts/index.ts";
 import { createReturnReceipts } from "./receipts/index.ts";
 import type { Templates } from "./templates/index.ts";
@@ -298,6 +303,11 @@ export interface MailpieceCore {
    * Workspaces and their API keys (spec 3): keys are shown once, stored as their SHA-256, compared in constant
    * time; a rotation keeps the old key of the mode working for `keyOverlapMs`.
    */
+  /**
+   * A request limit of one kind (`name`, e.g. `v1-key`) per subject, counted together by every process of a shared
+   * store (in this process's memory on a store that is not shared), on the core's clock.
+   */
+  requestLimiter(name: string, rule: RateLimit): RequestLimiter;
   readonly workspaces: {
     /**
      * A workspace with a test key holding every test permission (shown once), and its account email when given
@@ -678,6 +688,7 @@ export function createMailpieceCore(deps: CoreDeps): MailpieceCore {
     getCheckout: (id) => getCheckout(ctx, id),
     completeCheckout: (input) => completeCheckout(ctx, input),
     cancelCheckout: (id) => cancelCheckout(ctx, id),
+    requestLimiter: (name, rule) => createRequestLimiter(ctx, name, rule),
     workspaces: {
       create: (name, options) => createWorkspace(workspaceCtx, name, options),
       authenticate: (bearer) => authenticate(workspaceCtx, bearer),

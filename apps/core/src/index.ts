@@ -68,7 +68,7 @@ export { noteOrderIntent, ORDER_INTENT_GRACE_MS, ORDER_INTENTS_QUEUE } from "./p
 export type { ProjectQuoteView } from "./projects/quotes.ts";
 export type { TopUpSessionView } from "./projects/top-ups.ts";
 export type { QuoteView } from "./quote-order.ts";
-export type { LocalRateLimiter, RateDecision, RateLimit } from "./rate-limit.ts";
+export type { LocalRateLimiter, RateDecision, RateLimit, RequestLimiter } from "./rate-limit.ts";
 export { createLocalRateLimiter } from "./rate-limit.ts";
 export type {
   ErrStatus,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { describe, expect, it } from "vitest";
-import { consumeRate, createLocalRateLimiter } from "./rate-limit.ts";
+import { consumeRate, createLocalRateLimiter, createRequestLimiter } from "./rate-limit.ts";
 
 describe("the local sliding-window limiter", () => {
   it("allows `limit` attempts in a window, refuses the next with the seconds until one fits, and counts no refusal", () => {
@@ -99,5 +99,43 @@ describe("the shared limiter under contention", () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("request limiters", () => {
+  it("decide alike in memory and on a shared store, where check counts nothing and the store holds the count", async () => {
+    let now = Date.UTC(2026, 10, 24, 12, 0, 30);
+    const clock = { now: () => now };
+    const memory = createMemoryStore();
+    const shared = Object.assign(Object.create(memory), { capabilities: { durable: false, shared: true } });
+    const rule = { limit: 2, windowMs: 60_000 };
+    const onStore = createRequestLimiter({ store: shared, clock }, "test", rule);
+    const local = createRequestLimiter({ store: memory, clock }, "test", rule);
+    for (const limiter of [onStore, local]) {
+      const answers = [];
+      answers.push(await limiter.check("a"));
+      answers.push(await limiter.consume("a"), await limiter.consume("a"));
+      answers.push(await limiter.check("a"), await limiter.consume("a"), await limiter.consume("b"));
+      expect(answers).toEqual([
+        { allowed: true, remaining: 1 },
+        { allowed: true, remaining: 1 },
+        { allowed: true, remaining: 0 },
+        { allowed: false, retryAfterSeconds: 60 },
+        { allowed: false, retryAfterSeconds: 60 },
+        { allowed: true, remaining: 1 },
+      ]);
+    }
+    // Only the limiter on the shared store wrote counters: the local one keeps them in memory.
+    expect((await memory.list("ratelimit:test:")).records.map((r) => [r.key.split(":")[2], r.value])).toEqual(
+      [
+        ["a", 2],
+        ["b", 1],
+      ],
+    );
+    now += 2 * 60_000;
+    expect(await onStore.consume("a")).toEqual({ allowed: true, remaining: 1 });
+    expect(() => createRequestLimiter({ store: shared, clock }, "test", { limit: 0, windowMs: 1 })).toThrow(
+      RangeError,
+    );
   });
 });

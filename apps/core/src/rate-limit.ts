@@ -58,9 +58,7 @@ export async function consumeRate(
   now: number,
   cost = 1,
 ): Promise<RateDecision> {
-  const index = Math.floor(now / rule.windowMs);
-  const prefix = `ratelimit:${name}:${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200)}:`;
-  const key = `${prefix}${index}`;
+  const { index, prefix, key } = windowKeys(name, subject, rule, now);
   // A window's count is read through the next window too.
   const ttlMs = (index + 2) * rule.windowMs - now + 1000;
   const previous = (await store.get<number>(`${prefix}${index - 1}`))?.value ?? 0;
@@ -88,6 +86,63 @@ export async function consumeRate(
   throw new CoreError("storage_unavailable", "Too many requests are counted at once; try again shortly.", {
     retryAfterSeconds: 1,
   });
+}
+
+/** The counters of `subject` under `name` at `now`: the fixed window's index, its key, and their prefix. */
+function windowKeys(name: string, subject: string, rule: RateLimit, now: number) {
+  const index = Math.floor(now / rule.windowMs);
+  const prefix = `ratelimit:${name}:${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200)}:`;
+  return { index, prefix, key: `${prefix}${index}` };
+}
+
+/** What `consumeRate` would answer for one attempt of `subject` at `now`, counting nothing. */
+export async function peekRate(
+  store: Store,
+  name: string,
+  subject: string,
+  rule: RateLimit,
+  now: number,
+): Promise<RateDecision> {
+  const { index, prefix, key } = windowKeys(name, subject, rule, now);
+  const [previous, current] = await Promise.all([
+    store.get<number>(`${prefix}${index - 1}`),
+    store.get<number>(key),
+  ]);
+  return slidingDecision(rule, index, previous?.value ?? 0, current?.value ?? 0, now, 1);
+}
+
+/**
+ * A request limit of one kind (`name`), per subject: on a store shared by several processes (`shared: true`), the
+ * counters are kept in it so every process counts together; otherwise in this process's memory, which is then the
+ * only one. Either way the same sliding-window rule decides (see slidingDecision).
+ */
+export interface RequestLimiter {
+  /** Counts one request of `subject`, or refuses it, counting nothing. */
+  consume(subject: string): Promise<RateDecision>;
+  /** What `consume` would answer now, counting nothing. */
+  check(subject: string): Promise<RateDecision>;
+}
+
+export function createRequestLimiter(
+  ctx: { store: Store; clock: { now(): number } },
+  name: string,
+  rule: RateLimit,
+): RequestLimiter {
+  if (ctx.store.capabilities.shared) {
+    if (!Number.isInteger(rule.limit) || rule.limit < 1)
+      throw new RangeError("limit must be a positive integer");
+    if (!Number.isFinite(rule.windowMs) || rule.windowMs <= 0)
+      throw new RangeError("windowMs must be positive");
+    return {
+      consume: (subject) => consumeRate(ctx.store, name, subject, rule, ctx.clock.now()),
+      check: (subject) => peekRate(ctx.store, name, subject, rule, ctx.clock.now()),
+    };
+  }
+  const local = createLocalRateLimiter(rule);
+  return {
+    consume: async (subject) => local.consume(subject, ctx.clock.now()),
+    check: async (subject) => local.check(subject, ctx.clock.now()),
+  };
 }
 
 /** How often one count is tried against concurrent ones before the request is turned away as contended. */

@@ -7,8 +7,6 @@ export { errorResponse, RESPONSE_HEADERS, STATUS_TABLE, toV1Error, V1Error } fro
 export type { V1OpenApiOptions } from "./openapi.ts";
 export { V1_SECURITY_SCHEME, v1OpenApi } from "./openapi.ts";
 export { mergeV1OpenApi } from "./openapi-merge.ts";
-export type { RateDecision, SlidingWindowLimiter } from "./rate-limit.ts";
-export { createSlidingWindowLimiter } from "./rate-limit.ts";
 export type { RouteContext, V1Handler, V1Method } from "./route.ts";
 export type { V1AppOptions, V1Route } from "./v1-app.ts";
 export { createV1App, listV1Routes, V1_BASE, V1_DEFAULTS } from "./v1-app.ts";

@@ -36,7 +36,7 @@ export const aliasedAddress = (name: string) => ({
  * app's rate limits; `advance` moves it, so nothing waits. Unexpected errors are collected.
  */
 export async function startV1Server(
-  options: Partial<Omit<V1AppOptions, "publicUrl" | "now">> & {
+  options: Partial<Omit<V1AppOptions, "publicUrl">> & {
     core?: Partial<CoreConfig>;
     /** The core the app is given, made from the real one (to stand in for a refusal no public use case makes). */
     wrap?: (core: MailpieceCore) => MailpieceCore;
@@ -63,7 +63,6 @@ export async function startV1Server(
   const base = running.url;
   app = createV1App(wrap ? wrap(core) : core, {
     publicUrl: base,
-    now: clock.now,
     onUnexpectedError: (error) => unexpected.push(error),
     ...appOptions,
   });

@@ -1,6 +1,9 @@
-import { CoreError } from "@mailpiece/core";
+import { CoreError, createMailpieceCore } from "@mailpiece/core";
+import type { Store } from "@mailpiece/ports";
+import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HOUR, startV1Server, type V1Server } from "./test-server.fixture.ts";
+import { createV1App } from "./v1-app.ts";
 
 let server: V1Server;
 
@@ -153,14 +156,42 @@ describe("rate limits", () => {
     server.advance(30_000);
     const limited = await server.call("/credits/balance", first);
     expect(limited.status).toBe(429);
-    expect(limited.headers.get("retry-after")).toBe("30");
-    expect(await errorOf(limited)).toMatchObject({ error: "rate_limited", retry_after_seconds: 30 });
+    // The sliding window counts the last window's 120 in full until it ends, then less as it slides away: the 121st
+    // request fits half a second into the next window, 30.5 s from now.
+    expect(limited.headers.get("retry-after")).toBe("31");
+    expect(await errorOf(limited)).toMatchObject({ error: "rate_limited", retry_after_seconds: 31 });
     // Every route counts against the same key, and a refused request does not extend the wait.
     expect((await server.call("/api-keys", first)).status).toBe(429);
     expect((await server.post("/api-keys/rotate", first, { mode: "test" })).status).toBe(429);
     expect((await server.call("/credits/balance", second)).status).toBe(200);
     server.advance(30_000);
+    expect((await server.call("/credits/balance", first)).status).toBe(429);
+    server.advance(1_000);
     expect((await server.call("/credits/balance", first)).status).toBe(200);
+  });
+
+  it("counts one key's requests together in every process of a shared store", async () => {
+    // Two server processes over one store that every process shares (its compare-and-set makes the counts exact).
+    const memory = createMemoryStore();
+    const shared: Store = Object.assign(Object.create(memory) as Store, {
+      capabilities: { durable: false, shared: true },
+    });
+    const clock = { now: () => Date.UTC(2026, 10, 24, 12, 0, 10) };
+    const processes = [0, 1].map(() => {
+      const core = createMailpieceCore({ store: shared, blobs: createMemoryBlobStore(), clock });
+      return { core, app: createV1App(core, { publicUrl: "http://127.0.0.1", requestsPerMinute: 4 }) };
+    });
+    const { test_api_key: key } = await processes[0]!.core.workspaces.create("Shared");
+    const call = (index: number) =>
+      processes[index]!.app.fetch(
+        new Request("http://127.0.0.1/api/v1/credits/balance", {
+          headers: { authorization: `Bearer ${key}` },
+        }),
+      );
+    const statuses: number[] = [];
+    for (const index of [0, 1, 0, 1, 0, 1]) statuses.push((await call(index)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    expect((await memory.list("ratelimit:v1-key:")).records.map((record) => record.value)).toEqual([4]);
   });
 
   it("counts refused keys per client IP, so a client guessing keys is slowed down", async () => {
@@ -179,14 +210,17 @@ describe("rate limits", () => {
       }
       const limited = await small.call("/api-keys", `svc_test_${"y".repeat(32)}`, from("203.0.113.7"));
       expect(limited.status).toBe(429);
-      expect(limited.headers.get("retry-after")).toBe("60");
-      expect(await errorOf(limited)).toMatchObject({ error: "rate_limited", retry_after_seconds: 60 });
+      // Three refusals fill this window; the next fits when a third of the next window has passed (3 x 2/3 + 1 = 3).
+      expect(limited.headers.get("retry-after")).toBe("80");
+      expect(await errorOf(limited)).toMatchObject({ error: "rate_limited", retry_after_seconds: 80 });
       // Once limited, the client's requests are refused before any key is looked at, a good one too.
       expect((await small.call("/api-keys", key, from("203.0.113.7"))).status).toBe(429);
       // Another client is not affected.
       expect((await small.call("/api-keys", "nope", from("198.51.100.2"))).status).toBe(401);
       expect((await small.call("/api-keys", other, from("198.51.100.2"))).status).toBe(200);
       small.advance(MINUTE);
+      expect((await small.call("/api-keys", key, from("203.0.113.7"))).status).toBe(429);
+      small.advance(20_000);
       expect((await small.call("/api-keys", key, from("203.0.113.7"))).status).toBe(200);
       expect(small.unexpected).toEqual([]);
     } finally {

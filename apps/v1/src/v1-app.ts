@@ -3,7 +3,6 @@ import { CoreError } from "@mailpiece/core";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { errorResponse, RESPONSE_HEADERS, toV1Error, V1Error } from "./errors.ts";
-import { createSlidingWindowLimiter } from "./rate-limit.ts";
 import type { RouteContext, V1Handler, V1Method } from "./route.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { creditRoutes } from "./routes/credits.ts";
@@ -25,10 +24,8 @@ export interface V1AppOptions {
   trustProxy?: boolean;
   /** Requests one API key may make per window (default 120, spec 3); also failed keys per client IP per window. */
   requestsPerMinute?: number;
-  /** The rate-limit window in milliseconds (default 60 000). */
+  /** The rate-limit window in milliseconds (default 60 000), on the core's clock. */
   windowMs?: number;
-  /** The clock of the rate limits, in epoch milliseconds (default Date.now); tests move it instead of waiting. */
-  now?: () => number;
   /** Called with every unexpected error (never with a request body or header). */
   onUnexpectedError?: (error: unknown) => void;
 }
@@ -94,8 +91,8 @@ function bearerOf(header: string | null): string | undefined {
  * `WWW-Authenticate: Bearer realm="api"`, or 403 forbidden for a live key of a workspace not yet live-enabled), then
  * counts the request against the key's limit (`requestsPerMinute` per `windowMs`, per key id; 429 rate_limited with
  * Retry-After and retry_after_seconds). Refused keys count per client IP: past the same limit a client is answered
- * 429 before its key is looked at, so keys cannot be guessed at speed. Both limits are counted in this process's
- * memory (see rate-limit.ts).
+ * 429 before its key is looked at, so keys cannot be guessed at speed. Both limits are the core's request limiters:
+ * counted together by every process on a shared store, in this process's memory otherwise.
  *
  * An unknown path under /api/v1 is 404 not_found, and another method on a known path 405 method_not_allowed with
  * Allow, both without a key: the routes are public (spec 3), and a client can tell a typo from a bad key. Every
@@ -103,11 +100,10 @@ function bearerOf(header: string | null): string | undefined {
  */
 export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
-  const now = options.now ?? Date.now;
   const limit = options.requestsPerMinute ?? V1_DEFAULTS.requestsPerMinute;
   const windowMs = options.windowMs ?? V1_DEFAULTS.windowMs;
-  const perKey = createSlidingWindowLimiter(limit, windowMs);
-  const failedPerClient = createSlidingWindowLimiter(limit, windowMs);
+  const perKey = core.requestLimiter("v1-key", { limit, windowMs });
+  const failedPerClient = core.requestLimiter("v1-refused-client", { limit, windowMs });
   const answerError = (error: unknown) => errorResponse(toV1Error(error, options.onUnexpectedError));
   const app = new H3({ onError: answerError });
 
@@ -117,7 +113,7 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
   /** The principal of the request's key, within its limits; throws unauthorized, forbidden or rate_limited. */
   const authorize = async (event: H3Event): Promise<Principal> => {
     const client = clientOf(event);
-    const blocked = failedPerClient.check(client, now());
+    const blocked = await failedPerClient.check(client);
     if (!blocked.allowed) {
       throw new V1Error(
         "rate_limited",
@@ -130,11 +126,11 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
       principal = await core.workspaces.authenticate(bearerOf(event.req.headers.get("authorization")));
     } catch (error) {
       if (CoreError.isInstance(error) && (error.code === "unauthorized" || error.code === "forbidden")) {
-        failedPerClient.consume(client, now());
+        await failedPerClient.consume(client);
       }
       throw error;
     }
-    const rate = perKey.consume(principal.key_id, now());
+    const rate = await perKey.consume(principal.key_id);
     if (!rate.allowed) {
       throw new V1Error(
         "rate_limited",
@@ -172,7 +168,7 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
       app.on(each, full, async (event) => {
         const client = clientOf(event);
         try {
-          const blocked = failedPerClient.check(client, now());
+          const blocked = await failedPerClient.check(client);
           if (!blocked.allowed) {
             throw new V1Error(
               "rate_limited",
@@ -185,7 +181,7 @@ export function createV1App(core: MailpieceCore, options: V1AppOptions): H3 {
           return finish(await handler(event));
         } catch (error) {
           if (CoreError.isInstance(error) && error.code === "not_found")
-            failedPerClient.consume(client, now());
+            await failedPerClient.consume(client);
           return answerError(error);
         }
       });
