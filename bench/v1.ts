@@ -23,10 +23,7 @@ const ROUNDS = 3;
 const WARM_UP_SECONDS = 2;
 /** Test credits of the bench workspace, in cents: far more than every order of the run costs. */
 const TEST_CREDITS_CENTS = 1_000_000_000;
-/**
- * The Projects API's per-key limit for the bench: this many requests per RATE_WINDOW_MS. The limiter keeps one 8-byte
- * slot per request of a window for each key, so the window is short rather than the limit huge.
- */
+/** The Projects API's per-key limit for the bench: this many requests per RATE_WINDOW_MS, far more than it sends. */
 const REQUESTS_PER_WINDOW = 1_000_000;
 const RATE_WINDOW_MS = 1_000;
 /** The machine API's per-client validate limit for the bench, per minute. */
