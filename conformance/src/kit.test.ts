@@ -1,7 +1,9 @@
+import { FloristError, PortError } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
 import { ConformanceError } from "./conformance-error.ts";
 import { formatReport, kitTests, notApplicable, type Requirement, runSuite, type Suite } from "./kit.ts";
 import { appTarget } from "./machine/http-target.ts";
+import { noSecretAssertion, refusalAssertion } from "./refused-with.ts";
 import { recordingTarget } from "./report/request-log.ts";
 import { runExpecting } from "./vitest.ts";
 
@@ -157,5 +159,99 @@ describe("runExpecting (registerSuite's check of one test)", () => {
       },
     };
     await expect(runExpecting(failing, false)).rejects.toThrow("boom");
+  });
+});
+
+describe('refusalAssertion (the kits\' "refused with this code" check)', () => {
+  const rejectsWithCode = refusalAssertion(PortError);
+  const floristRefusedWith = refusalAssertion(FloristError, {
+    codes: ["invalid_request", "order_not_found"],
+    saysWhy: true,
+  });
+  const refuse = (error: unknown) => () => Promise.reject(error);
+
+  it("returns the error of the class and code, also for a synchronous throw", async () => {
+    const error = new PortError("invalid_key", "bad key");
+    await expect(rejectsWithCode(refuse(error), "invalid_key", "get")).resolves.toBe(error);
+    const thrown = () => {
+      throw error;
+    };
+    await expect(rejectsWithCode(thrown, "invalid_key", "get")).resolves.toBe(error);
+    await expect(rejectsWithCode(refuse(error), ["version_conflict", "invalid_key"], "get")).resolves.toBe(
+      error,
+    );
+  });
+
+  it("fails another class, another code and a success, naming what was expected", async () => {
+    await expect(rejectsWithCode(refuse(new Error("boom")), "invalid_key", "get")).rejects.toThrow(
+      "get: expected a PortError with code invalid_key, got Error: boom",
+    );
+    await expect(
+      rejectsWithCode(
+        refuse(new PortError("version_conflict", "taken")),
+        ["invalid_key", "blob_too_large"],
+        "put",
+      ),
+    ).rejects.toThrow("put: expected code invalid_key or blob_too_large, got version_conflict (taken)");
+    await expect(rejectsWithCode(async () => ({ ok: 1 }), "invalid_key", "get")).rejects.toThrow(
+      'get: expected a PortError with code invalid_key, but it succeeded with {"ok":1}',
+    );
+  });
+
+  it("checks what the kit asks besides the code: a code of the port, a message that says why, the field", async () => {
+    const refused = (code: string, message: string, field?: string) =>
+      refuse(new FloristError(code as "invalid_request", message, field === undefined ? {} : { field }));
+    await expect(
+      floristRefusedWith(refused("invalid_request", "bad date", "from"), "invalid_request", "dates", "from"),
+    ).resolves.toBeInstanceOf(FloristError);
+    await expect(
+      floristRefusedWith(refused("invalid_request", "bad date", "to"), "invalid_request", "dates", "from"),
+    ).rejects.toThrow("dates: the error names the field at fault: expected from, got to (bad date)");
+    await expect(
+      floristRefusedWith(refused("invalid_request", " "), "invalid_request", "dates"),
+    ).rejects.toThrow("dates: the error says why");
+    await expect(floristRefusedWith(refused("made_up", "no"), "invalid_request", "dates")).rejects.toThrow(
+      "dates: made_up is a code of the port",
+    );
+  });
+});
+
+describe("noSecretAssertion", () => {
+  const assertSafe = noSecretAssertion(PortError, {
+    codes: ["version_conflict", "store_unavailable"],
+    minLength: 6,
+  });
+
+  it("passes a well-formed error that carries none of the secrets, and leaves short ones out", () => {
+    expect(() =>
+      assertSafe(new PortError("version_conflict", "taken: abc"), ["s3cret-token", "abc", 42], "put"),
+    ).not.toThrow();
+  });
+
+  it("fails an error that carries a secret anywhere, without showing it", () => {
+    const hidden = new PortError("store_unavailable", "down", { cause: new Error("password=s3cret-token") });
+    expect(() => assertSafe(hidden, ["other-secret", "s3cret-token"], "put")).toThrow(
+      "put: the store_unavailable error carries secrets[1]",
+    );
+    let message = "";
+    try {
+      assertSafe(hidden, ["s3cret-token"], "put");
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain("carries secrets[0]");
+    expect(message).not.toContain("s3cret-token");
+  });
+
+  it("fails another class, a code outside the port and a message that does not say why", () => {
+    expect(() => assertSafe(new Error("boom"), [], "put")).toThrow(
+      "put: the failure is a PortError, got Error: boom",
+    );
+    expect(() => assertSafe(new PortError("blob_too_large", "too big"), [], "put")).toThrow(
+      "put: blob_too_large is a code of the port",
+    );
+    expect(() => assertSafe(new PortError("version_conflict", ""), [], "put")).toThrow(
+      "put: version_conflict says why",
+    );
   });
 });

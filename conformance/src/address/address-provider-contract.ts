@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import {
   ADDRESS_SEARCH_LIMITS,
+  AddressError,
+  type AddressErrorCode,
   type AddressProvider,
   type AddressSearch,
   type AddressSuggestion,
@@ -8,8 +10,18 @@ import {
   type StructuredAddress,
 } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import { ADDRESS_PROVIDER_REQUIREMENTS } from "./address-provider-requirements.ts";
-import { addressRefusedWith as refusedWith } from "./address-refused-with.ts";
+
+/** Every code of the port's AddressErrorCode. */
+const ADDRESS_ERROR_CODES: readonly string[] = [
+  "invalid_query",
+  "unknown_container",
+  "provider_unavailable",
+] satisfies AddressErrorCode[];
+
+/** A refusal is an AddressError of the port's codes that says why (and names the field, when asked). */
+const refusedWith = refusalAssertion(AddressError, { codes: ADDRESS_ERROR_CODES, saysWhy: true });
 
 /** The names of the AddressProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
 export const ADDRESS_PROVIDER_CONTRACT_NAMES = [

@@ -7,9 +7,10 @@ import {
   type SavedMethod,
 } from "@mailpiece/ports";
 import { describe, expect, it } from "vitest";
-import { runSuite } from "../kit.ts";
+import { runSuite, type SuiteReport } from "../kit.ts";
 import {
   CHECKOUT_PAYMENTS_CONTRACT_NAMES,
+  CHECKOUT_PAYMENTS_FAULT_TESTS,
   type CheckoutPaymentsContractContext,
   type CheckoutPaymentsContractName,
   checkoutPaymentsContract,
@@ -223,9 +224,10 @@ function referenceProvider(faults: ReadonlySet<Fault>): CheckoutPaymentsContract
   };
 }
 
-async function failuresWith(faults: Fault[], withFaults = true): Promise<Map<string, string>> {
+/** Runs the suite on the reference provider with `faults`, offering the context's `faults` when `withFaults`. */
+function reportWith(faults: Fault[], withFaults = true): Promise<SuiteReport> {
   const set = new Set(faults);
-  const report = await runSuite(
+  return runSuite(
     checkoutPaymentsContract({
       name: "reference",
       async create() {
@@ -235,8 +237,16 @@ async function failuresWith(faults: Fault[], withFaults = true): Promise<Map<str
       },
     }),
   );
+}
+
+async function failuresWith(faults: Fault[], withFaults = true): Promise<Map<string, string>> {
+  const report = await reportWith(faults, withFaults);
   return new Map(report.outcomes.filter((o) => o.status === "failed").map((o) => [o.name, o.reason ?? ""]));
 }
+
+/** The tests that answered not applicable, with their reasons. */
+const notApplicableIn = (report: SuiteReport) =>
+  report.outcomes.filter((o) => o.status === "not_applicable").map((o) => [o.name, o.reason]);
 
 describe("checkoutPaymentsContract", () => {
   it("has one test per name, in the order of CHECKOUT_PAYMENTS_CONTRACT_NAMES", () => {
@@ -254,12 +264,24 @@ describe("checkoutPaymentsContract", () => {
     expect(await failuresWith([], false)).toEqual(new Map());
   });
 
-  it("checks nothing in the fault tests of a provider that offers no faults", async () => {
-    const failures = await failuresWith(
+  it("answers not applicable, saying why, for exactly the fault tests of a context without faults, and runs them with faults", async () => {
+    const withFaults = await reportWith([]);
+    expect(notApplicableIn(withFaults)).toEqual([]);
+    expect(withFaults.passed).toBe(CHECKOUT_PAYMENTS_CONTRACT_NAMES.length);
+    // Without faults, a provider that would fail them is not caught: the tests do not apply, and say so.
+    const without = await reportWith(
       ["forgets a lost answer", "keeps a failed attempt", "forgets a lost saved charge"],
       false,
     );
-    expect(failures).toEqual(new Map());
+    expect(without.failed).toBe(0);
+    const reason =
+      "no faults given (context.faults): the provider cannot be made to lose an answer or be unreachable on purpose";
+    expect(notApplicableIn(without)).toEqual(CHECKOUT_PAYMENTS_FAULT_TESTS.map((name) => [name, reason]));
+    expect(CHECKOUT_PAYMENTS_FAULT_TESTS).toEqual([
+      "after a lost answer a retry under the same key answers the charge that happened",
+      "after an unreachable provider a retry under the same key charges once",
+      "after a lost answer or an unreachable provider a chargeSaved retry under the same key answers one charge",
+    ]);
   });
 
   const caught: Array<[Fault, CheckoutPaymentsContractName]> = [

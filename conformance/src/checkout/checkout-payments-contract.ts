@@ -1,15 +1,34 @@
 import { strict as assert } from "node:assert";
-import type {
-  CheckoutCharge,
-  CheckoutPayments,
-  CheckoutReceipt,
-  SavedMethod,
-  SavedMethodCharge,
-  SaveMethodRequest,
+import {
+  type CheckoutCharge,
+  CheckoutPaymentError,
+  type CheckoutPaymentErrorCode,
+  type CheckoutPayments,
+  type CheckoutReceipt,
+  type SavedMethod,
+  type SavedMethodCharge,
+  type SaveMethodRequest,
 } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { noSecretAssertion, refusalAssertion, show } from "../refused-with.ts";
 import { CHECKOUT_PAYMENTS_REQUIREMENTS } from "./checkout-payments-requirements.ts";
-import { assertSafeError, checkoutRefusedWith as refusedWith, show } from "./checkout-refused-with.ts";
+
+/** Every code of `CheckoutPaymentErrorCode`; a failure with any other code breaks the port. */
+const CHECKOUT_PAYMENT_ERROR_CODES: readonly string[] = [
+  "invalid_token",
+  "payment_declined",
+  "requires_action",
+  "invalid_request",
+  "idempotency_conflict",
+  "provider_unavailable",
+] satisfies CheckoutPaymentErrorCode[];
+
+const refusedWith = refusalAssertion(CheckoutPaymentError);
+/** Tokens shorter than 8 characters are not searched for in errors: they would match by chance. */
+const assertSafeError = noSecretAssertion(CheckoutPaymentError, {
+  codes: CHECKOUT_PAYMENT_ERROR_CODES,
+  minLength: 8,
+});
 
 /** The names of the CheckoutPayments contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
 export const CHECKOUT_PAYMENTS_CONTRACT_NAMES = [
@@ -39,6 +58,16 @@ export const CHECKOUT_PAYMENTS_CONTRACT_NAMES = [
 
 export type CheckoutPaymentsContractName = (typeof CHECKOUT_PAYMENTS_CONTRACT_NAMES)[number];
 
+/** The tests of a lost answer and an unreachable provider: they answer not applicable for a context without `faults`. */
+export const CHECKOUT_PAYMENTS_FAULT_TESTS: readonly CheckoutPaymentsContractName[] = [
+  "after a lost answer a retry under the same key answers the charge that happened",
+  "after an unreachable provider a retry under the same key charges once",
+  "after a lost answer or an unreachable provider a chargeSaved retry under the same key answers one charge",
+];
+
+const NO_FAULTS =
+  "no faults given (context.faults): the provider cannot be made to lose an answer or be unreachable on purpose";
+
 /** Shared payment tokens the provider under test answers in a known way. */
 export interface CheckoutPaymentsContractTokens {
   /** Pays, as often as asked (each time under another key). */
@@ -67,7 +96,10 @@ export interface CheckoutPaymentsContractFaults {
 export interface CheckoutPaymentsContractContext {
   payments: CheckoutPayments;
   tokens: CheckoutPaymentsContractTokens;
-  /** Optional: without it the fault tests pass without checking anything (not applicable). */
+  /**
+   * Optional: without it the tests of a lost answer and an unreachable provider (`CHECKOUT_PAYMENTS_FAULT_TESTS`)
+   * answer not applicable, and the tests that no error carries a token check the other errors only.
+   */
   faults?: CheckoutPaymentsContractFaults;
 }
 
@@ -223,7 +255,7 @@ const BAD_SAVES: ReadonlyArray<[string, Partial<Record<keyof SaveMethodRequest, 
 /**
  * The CheckoutPayments contract (adapters/ports/src/checkout-payments.ts) as a suite: one named test per MUST
  * sentence. Every charge uses a fresh idempotency key unless the test is about keys, so one provider may serve every
- * test. The fault tests need `faults`; without them they check nothing.
+ * test. The fault tests need `faults`; without them they answer not applicable.
  */
 export function checkoutPaymentsContract(
   options: CheckoutPaymentsContractOptions,
@@ -241,62 +273,64 @@ export function checkoutPaymentsContract(
     savedCharge(method: SavedMethod, overrides?: Partial<SavedMethodCharge>): SavedMethodCharge;
   }
 
-  const run = (body: (ctx: Ctx) => Promise<void>) => async () => {
-    const context = await options.create();
-    try {
-      let order = 0;
-      const saveRequest = (overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest => {
-        order += 1;
-        return {
-          token: context.tokens.ok,
-          description: `Contract workspace ${order}`,
-          idempotency_key: newKey(),
-          metadata: { workspace_id: `contract-workspace-${order}` },
-          ...overrides,
-        };
-      };
-      await body({
-        ...context,
-        charge: (request) => context.payments.charge(request),
-        save: (request) => context.payments.saveMethod(request),
-        saveRequest,
-        async saved(overrides) {
-          const request = saveRequest(overrides);
-          return checkMethod(await context.payments.saveMethod(request), request, "a save");
-        },
-        chargeSaved: (request) => context.payments.chargeSaved(request),
-        savedCharge(method, overrides = {}) {
-          order += 1;
-          return {
-            customer: method.customer,
-            payment_method: method.reference,
-            amount_cents: AMOUNT,
-            currency: "usd",
-            description: "Prepaid credits, refilled automatically",
-            idempotency_key: newKey(),
-            metadata: { refill_id: `contract-refill-${order}` },
-            ...overrides,
-          };
-        },
-        request(overrides = {}) {
+  const run =
+    (body: (ctx: Ctx) => ReturnType<TestBody>): TestBody =>
+    async () => {
+      const context = await options.create();
+      try {
+        let order = 0;
+        const saveRequest = (overrides: Partial<SaveMethodRequest> = {}): SaveMethodRequest => {
           order += 1;
           return {
             token: context.tokens.ok,
-            amount_cents: AMOUNT,
-            currency: "usd",
-            description: "One letter, printed and posted by US First-Class Mail",
+            description: `Contract workspace ${order}`,
             idempotency_key: newKey(),
-            metadata: { order_id: `contract-order-${order}`, session_id: `contract-session-${order}` },
+            metadata: { workspace_id: `contract-workspace-${order}` },
             ...overrides,
           };
-        },
-      });
-    } finally {
-      await options.dispose?.(context);
-    }
-  };
+        };
+        return await body({
+          ...context,
+          charge: (request) => context.payments.charge(request),
+          save: (request) => context.payments.saveMethod(request),
+          saveRequest,
+          async saved(overrides) {
+            const request = saveRequest(overrides);
+            return checkMethod(await context.payments.saveMethod(request), request, "a save");
+          },
+          chargeSaved: (request) => context.payments.chargeSaved(request),
+          savedCharge(method, overrides = {}) {
+            order += 1;
+            return {
+              customer: method.customer,
+              payment_method: method.reference,
+              amount_cents: AMOUNT,
+              currency: "usd",
+              description: "Prepaid credits, refilled automatically",
+              idempotency_key: newKey(),
+              metadata: { refill_id: `contract-refill-${order}` },
+              ...overrides,
+            };
+          },
+          request(overrides = {}) {
+            order += 1;
+            return {
+              token: context.tokens.ok,
+              amount_cents: AMOUNT,
+              currency: "usd",
+              description: "One letter, printed and posted by US First-Class Mail",
+              idempotency_key: newKey(),
+              metadata: { order_id: `contract-order-${order}`, session_id: `contract-session-${order}` },
+              ...overrides,
+            };
+          },
+        });
+      } finally {
+        await options.dispose?.(context);
+      }
+    };
 
-  const tests: Record<CheckoutPaymentsContractName, () => Promise<void>> = {
+  const tests: Record<CheckoutPaymentsContractName, TestBody> = {
     "charge answers a well-formed receipt for the amount charged": run(async (ctx) => {
       assert.ok(
         typeof ctx.payments.name === "string" && ctx.payments.name.length > 0,
@@ -433,7 +467,7 @@ export function checkoutPaymentsContract(
       }),
 
     "after a lost answer a retry under the same key answers the charge that happened": run(async (ctx) => {
-      if (!ctx.faults) return; // not applicable: the provider cannot lose an answer on purpose
+      if (!ctx.faults) return notApplicable(NO_FAULTS);
       const request = ctx.request();
       ctx.faults.loseAnswer();
       await refusedWith(() => ctx.charge(request), "provider_unavailable", "a charge whose answer is lost");
@@ -448,7 +482,7 @@ export function checkoutPaymentsContract(
     }),
 
     "after an unreachable provider a retry under the same key charges once": run(async (ctx) => {
-      if (!ctx.faults) return; // not applicable: the provider cannot be made unreachable on purpose
+      if (!ctx.faults) return notApplicable(NO_FAULTS);
       const request = ctx.request();
       ctx.faults.unreachable();
       await refusedWith(
@@ -758,7 +792,7 @@ export function checkoutPaymentsContract(
 
     "after a lost answer or an unreachable provider a chargeSaved retry under the same key answers one charge":
       run(async (ctx) => {
-        if (!ctx.faults) return; // not applicable: the provider cannot lose an answer on purpose
+        if (!ctx.faults) return notApplicable(NO_FAULTS);
         const method = await ctx.saved();
         const request = ctx.savedCharge(method);
         ctx.faults.loseAnswer();

@@ -1,14 +1,16 @@
 import { strict as assert } from "node:assert";
 import {
   type Clock,
+  EMAIL_ERROR_CODES,
   type EmailAddress,
-  type EmailError,
+  EmailError,
   type EmailMessage,
   type EmailSender,
   manualClock,
   type SendResult,
 } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { noSecretAssertion, refusalAssertion, show } from "../refused-with.ts";
 import {
   emailMessageFixture,
   emptyPartMessages,
@@ -18,8 +20,12 @@ import {
   malformedAttachmentMessages,
   unsafeHeaderMessages,
 } from "./email-message-fixtures.ts";
-import { assertSafeEmailError, emailRefusedWith, show } from "./email-refused-with.ts";
 import { EMAIL_SENDER_REQUIREMENTS } from "./email-sender-requirements.ts";
+
+/** A refusal is an EmailError that says why (and names the field, when asked). */
+const emailRefusedWith = refusalAssertion(EmailError, { saysWhy: true });
+/** Secrets shorter than 6 characters are not searched for in errors: they would match by chance. */
+const assertSafeEmailError = noSecretAssertion(EmailError, { codes: EMAIL_ERROR_CODES, minLength: 6 });
 
 /** The names of the EmailSender contract tests, one per MUST sentence of the port. Disable lists are typed by it. */
 export const EMAIL_SENDER_CONTRACT_NAMES = [

@@ -356,8 +356,8 @@ describe("floristProviderContract", () => {
     expect(await notApplicable({ scripts })).toEqual([]);
     expect(await notApplicable({ scripts: { deliveryFails: scripts.deliveryFails } })).toEqual([
       [
-        "a definite refusal places no order, and a retry after florist_unavailable places no second one",
-        "no lostAnswer script given (options.scripts.lostAnswer): the definite refusals were checked, the retry after florist_unavailable was not",
+        "a retry after florist_unavailable under the same key places no second order",
+        "no lostAnswer script given (options.scripts.lostAnswer)",
       ],
     ]);
   });
@@ -410,13 +410,10 @@ describe("floristProviderContract", () => {
       "submit refuses a different order under a used key with idempotency_conflict, changing nothing",
     ],
     ["one order per content", "different keys give different orders with different references"],
-    [
-      "refusal claims its key",
-      "a definite refusal places no order, and a retry after florist_unavailable places no second one",
-    ],
+    ["refusal claims its key", "a definite refusal places no order and leaves its key free"],
     [
       "lost answer retried as a new order",
-      "a definite refusal places no order, and a retry after florist_unavailable places no second one",
+      "a retry after florist_unavailable under the same key places no second order",
     ],
     ["newest first", "status reports the current status and every event so far, oldest first"],
     ["future events", "status reports the current status and every event so far, oldest first"],

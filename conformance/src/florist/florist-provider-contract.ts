@@ -20,8 +20,10 @@ import {
   manualClock,
 } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import { FLORIST_PROVIDER_REQUIREMENTS } from "./florist-provider-requirements.ts";
-import { floristRefusedWith as refusedWith } from "./florist-refused-with.ts";
+
+const refusedWith = refusalAssertion(FloristError);
 
 /** The names of the FloristProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
 export const FLORIST_PROVIDER_CONTRACT_NAMES = [
@@ -39,7 +41,8 @@ export const FLORIST_PROVIDER_CONTRACT_NAMES = [
   "submit is idempotent under concurrent callers: one order, one reference, one original",
   "submit refuses a different order under a used key with idempotency_conflict, changing nothing",
   "different keys give different orders with different references",
-  "a definite refusal places no order, and a retry after florist_unavailable places no second one",
+  "a definite refusal places no order and leaves its key free",
+  "a retry after florist_unavailable under the same key places no second order",
   "status reports the current status and every event so far, oldest first",
   "status refuses an unknown reference with order_not_found",
   "status only moves forward, final statuses stay, and an event once reported never changes",
@@ -78,8 +81,8 @@ export interface FloristProviderContractOptions {
   /** Places the provider does not cover, tried on top of strings that are no postal code at all. */
   uncovered?: readonly FloristPlace[];
   /**
-   * Scripted orders of a test-mode provider; the tests that use them check more when they are given. Without
-   * `lostAnswer`, the test of a retry after `florist_unavailable` checks the definite refusals only and answers not
+   * Scripted orders of a test-mode provider. The status tests follow an order scripted to fail too when
+   * `deliveryFails` is given; without `lostAnswer`, the test of a retry after `florist_unavailable` answers not
    * applicable.
    */
   scripts?: {
@@ -819,81 +822,75 @@ export function floristProviderContract(
       }
     }),
 
-    "a definite refusal places no order, and a retry after florist_unavailable places no second one": run(
-      async (ctx) => {
-        const { provider, base, products } = ctx;
-        const listed = new Set(products.map((p) => p.code));
-        const unknownProduct = ["no-such-product-0", "no-such-product-1"].find((code) => !listed.has(code));
-        const refusals: Array<[string, FloristOrder, FloristErrorCode]> = [
-          ["a malformed order", { ...base, card_note: "x".repeat(201) }, "invalid_order"],
-          [
-            "an uncovered place",
-            { ...base, recipient: { ...base.recipient, zipcode: "not a postal code" } },
-            "zip_not_covered",
-          ],
-          [
-            "a date that has passed",
-            { ...base, delivery_date: addDays(utcDate(ctx.clock.now()), -3) },
-            "delivery_date_unavailable",
-          ],
-        ];
-        if (unknownProduct)
-          refusals.push(["an unknown product", { ...base, product_code: unknownProduct }, "product_unknown"]);
-        for (const [label, order, code] of refusals) {
-          const key = newKey();
-          const error = await refusedWith(
-            () => provider.submit(order, { idempotencyKey: key }),
-            code,
-            `submit(${label})`,
-          );
-          assert.ok(isDefiniteFloristRefusal(error), `${code} is a definite refusal`);
-          await refusedWith(
-            () => provider.submit(order, { idempotencyKey: key }),
-            code,
-            `submit(${label}) again`,
-          );
-          const placed = await provider.submit(base, { idempotencyKey: key });
-          assert.equal(
-            placed.idempotent_replay,
-            false,
-            `after refusing ${label}, the key holds no order: a valid order under it is new`,
-          );
-        }
-        const lostAnswer = options.scripts?.lostAnswer;
-        if (!lostAnswer) {
-          return notApplicable(
-            "no lostAnswer script given (options.scripts.lostAnswer): the definite refusals were checked, the retry after florist_unavailable was not",
-          );
-        }
-        const order = lostAnswer(structuredClone(base));
+    "a definite refusal places no order and leaves its key free": run(async (ctx) => {
+      const { provider, base, products } = ctx;
+      const listed = new Set(products.map((p) => p.code));
+      const unknownProduct = ["no-such-product-0", "no-such-product-1"].find((code) => !listed.has(code));
+      const refusals: Array<[string, FloristOrder, FloristErrorCode]> = [
+        ["a malformed order", { ...base, card_note: "x".repeat(201) }, "invalid_order"],
+        [
+          "an uncovered place",
+          { ...base, recipient: { ...base.recipient, zipcode: "not a postal code" } },
+          "zip_not_covered",
+        ],
+        [
+          "a date that has passed",
+          { ...base, delivery_date: addDays(utcDate(ctx.clock.now()), -3) },
+          "delivery_date_unavailable",
+        ],
+      ];
+      if (unknownProduct)
+        refusals.push(["an unknown product", { ...base, product_code: unknownProduct }, "product_unknown"]);
+      for (const [label, order, code] of refusals) {
         const key = newKey();
-        const lost = await refusedWith(
+        const error = await refusedWith(
           () => provider.submit(order, { idempotencyKey: key }),
-          "florist_unavailable",
-          "the first submit of an order scripted to lose its answer",
+          code,
+          `submit(${label})`,
         );
-        assert.ok(!isDefiniteFloristRefusal(lost), "florist_unavailable leaves the outcome unknown");
-        const retry = checkView(
-          await provider.submit(order, { idempotencyKey: key }),
-          order,
-          "retry",
-          ctx.providerNow(),
+        assert.ok(isDefiniteFloristRefusal(error), `${code} is a definite refusal`);
+        await refusedWith(
+          () => provider.submit(order, { idempotencyKey: key }),
+          code,
+          `submit(${label}) again`,
         );
-        const [again, concurrent] = await Promise.all([
-          provider.submit(order, { idempotencyKey: key }),
-          provider.submit(structuredClone(order), { idempotencyKey: key }),
-        ]);
-        for (const result of [again, concurrent]) {
-          assert.equal(
-            result.reference,
-            retry.reference,
-            "every retry after florist_unavailable is one order",
-          );
-          assert.equal(result.idempotent_replay, true, "a retry after the first accepted one is a replay");
-        }
-        assert.equal((await provider.status(retry.reference)).reference, retry.reference);
-      },
-    ),
+        const placed = await provider.submit(base, { idempotencyKey: key });
+        assert.equal(
+          placed.idempotent_replay,
+          false,
+          `after refusing ${label}, the key holds no order: a valid order under it is new`,
+        );
+      }
+    }),
+
+    "a retry after florist_unavailable under the same key places no second order": run(async (ctx) => {
+      const { provider, base } = ctx;
+      const lostAnswer = options.scripts?.lostAnswer;
+      if (!lostAnswer) return notApplicable("no lostAnswer script given (options.scripts.lostAnswer)");
+      const order = lostAnswer(structuredClone(base));
+      const key = newKey();
+      const lost = await refusedWith(
+        () => provider.submit(order, { idempotencyKey: key }),
+        "florist_unavailable",
+        "the first submit of an order scripted to lose its answer",
+      );
+      assert.ok(!isDefiniteFloristRefusal(lost), "florist_unavailable leaves the outcome unknown");
+      const retry = checkView(
+        await provider.submit(order, { idempotencyKey: key }),
+        order,
+        "retry",
+        ctx.providerNow(),
+      );
+      const [again, concurrent] = await Promise.all([
+        provider.submit(order, { idempotencyKey: key }),
+        provider.submit(structuredClone(order), { idempotencyKey: key }),
+      ]);
+      for (const result of [again, concurrent]) {
+        assert.equal(result.reference, retry.reference, "every retry after florist_unavailable is one order");
+        assert.equal(result.idempotent_replay, true, "a retry after the first accepted one is a replay");
+      }
+      assert.equal((await provider.status(retry.reference)).reference, retry.reference);
+    }),
 
     "status reports the current status and every event so far, oldest first": run(async (ctx) => {
       const { provider, base } = ctx;

@@ -69,9 +69,13 @@ export const FLORIST_PROVIDER_REQUIREMENTS: Readonly<Record<FloristProviderContr
     "Submitting",
     "Different keys MUST give different orders with different references.",
   ),
-  "a definite refusal places no order, and a retry after florist_unavailable places no second one": port(
+  "a definite refusal places no order and leaves its key free": port(
     "Submitting",
-    "A definite refusal (`isDefiniteFloristRefusal`: every code but `florist_unavailable`) MUST mean the refused submit placed no order. … the caller MAY submit again under the same key and the same order, which MUST NOT place a second one.",
+    "A definite refusal (`isDefiniteFloristRefusal`: every code but `florist_unavailable`) MUST mean the refused submit placed no order.",
+  ),
+  "a retry after florist_unavailable under the same key places no second order": port(
+    "Submitting",
+    "After `florist_unavailable` or a network error the outcome is unknown; the caller MAY submit again under the same key and the same order, which MUST NOT place a second one.",
   ),
   "status reports the current status and every event so far, oldest first": STATUS,
   "status refuses an unknown reference with order_not_found": STATUS,

@@ -5,13 +5,13 @@ import {
   type PaymentConfirmation,
   type PaymentCredential,
   PaymentError,
-  type PaymentErrorCode,
   type PaymentRail,
   type PaymentToConfirm,
   type Settlement,
   type VerifiedPayment,
 } from "@mailpiece/ports";
-import { kitTests, type Suite } from "../kit.ts";
+import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { refusalAssertion, show } from "../refused-with.ts";
 import { PAYMENT_RAIL_REQUIREMENTS } from "./payment-rail-requirements.ts";
 
 /** One fresh rail with the hooks the suite needs to reach every branch of the contract. */
@@ -34,7 +34,10 @@ export interface PaymentRailContext {
    * charge ledger), as another process would build it. `confirm` from it must agree with `rail`'s.
    */
   another?(): PaymentRail | Promise<PaymentRail>;
-  /** Fault injection around the rail's facilitator or ledger, for the tests of lost and failed settlements. */
+  /**
+   * Fault injection around the rail's facilitator or ledger, for the tests of lost and failed settlements
+   * (`PAYMENT_RAIL_FAULT_TESTS`); without it they answer not applicable.
+   */
   faults?: PaymentRailFaults;
   dispose?(): void | Promise<void>;
 }
@@ -87,6 +90,15 @@ export const PAYMENT_RAIL_CONTRACT_NAMES = [
 
 export type PaymentRailContractName = (typeof PAYMENT_RAIL_CONTRACT_NAMES)[number];
 
+/** The tests of lost and failed settlements: they answer not applicable for a context without `faults`. */
+export const PAYMENT_RAIL_FAULT_TESTS: readonly PaymentRailContractName[] = [
+  "confirm answers settled when settle lost its answer after the money moved",
+  "confirm never answers settled when settle failed before the money moved",
+];
+
+const NO_FAULTS =
+  "no faults given (context.faults): the rail's settle cannot be made to lose its answer or fail on purpose";
+
 let orderSequence = 0;
 
 function chargeFixture(overrides: Partial<Charge> = {}): Charge {
@@ -101,40 +113,8 @@ function chargeFixture(overrides: Partial<Charge> = {}): Charge {
   };
 }
 
-/** Runs `action` (a synchronous throw counts) and asserts it fails with a `PaymentError` of `code`. */
-async function refusedWith(
-  action: () => unknown,
-  code: PaymentErrorCode | readonly PaymentErrorCode[],
-  what: string,
-): Promise<PaymentError> {
-  const codes: readonly PaymentErrorCode[] = typeof code === "string" ? [code] : code;
-  let outcome: unknown;
-  try {
-    outcome = await Promise.resolve().then(action);
-  } catch (error) {
-    if (!PaymentError.isInstance(error)) {
-      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      assert.fail(`${what}: expected a PaymentError with code ${code}, got ${detail}`);
-    }
-    assert.ok(
-      codes.includes(error.code),
-      `${what}: expected code ${codes.join(" or ")}, got ${error.code} (${error.message})`,
-    );
-    return error;
-  }
-  assert.fail(
-    `${what}: expected a PaymentError with code ${code}, but it succeeded with ${describeValue(outcome)}`,
-  );
-}
-
-function describeValue(value: unknown): string {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? String(value) : text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  } catch {
-    return String(value);
-  }
-}
+/** Asserts a refusal with a `PaymentError` of the code, or of one of the codes. */
+const refusedWith = refusalAssertion(PaymentError);
 
 /** What the core stores and reads back: plain JSON. */
 function roundTrip<T>(value: T): T {
@@ -168,7 +148,7 @@ function assertSettled(
   payment: VerifiedPayment,
   what: string,
 ): Settlement {
-  assert.equal(answer.status, "settled", `${what}: confirm answers settled, got ${describeValue(answer)}`);
+  assert.equal(answer.status, "settled", `${what}: confirm answers settled, got ${show(answer)}`);
   const settlement = answer as Settlement;
   assert.equal(settlement.protocol, rail.protocol, `${what}: the settlement names the rail's protocol`);
   assert.equal(typeof settlement.reference, "string");
@@ -188,7 +168,7 @@ function assertSettled(
 function assertNotSettled(answer: PaymentConfirmation, what: string): void {
   assert.ok(
     answer.status === "pending" || answer.status === "failed",
-    `${what}: confirm answers pending or failed, got ${describeValue(answer)}`,
+    `${what}: confirm answers pending or failed, got ${show(answer)}`,
   );
   if (answer.status === "failed") {
     const failed = answer as { code: unknown; message: unknown };
@@ -205,14 +185,6 @@ function gist(answer: PaymentConfirmation): unknown {
   return { status: s.status, protocol: s.protocol, reference: s.reference, amount_cents: s.amount_cents };
 }
 
-function faultsOf(ctx: PaymentRailContext): PaymentRailFaults {
-  assert.ok(
-    ctx.faults,
-    "the context offers faults (skip the fault tests for a rail that cannot inject them)",
-  );
-  return ctx.faults;
-}
-
 /** Runs a settle that is made to fail and asserts it reports no settlement. */
 async function settleFails(rail: PaymentRail, payment: VerifiedPayment, charge: Charge, what: string) {
   let outcome: unknown;
@@ -221,7 +193,7 @@ async function settleFails(rail: PaymentRail, payment: VerifiedPayment, charge: 
   } catch {
     return;
   }
-  assert.fail(`${what}: settle was made to fail, but it answered ${describeValue(outcome)}`);
+  assert.fail(`${what}: settle was made to fail, but it answered ${show(outcome)}`);
 }
 
 async function credentialOf(rail: PaymentRail, headers: Headers): Promise<PaymentCredential> {
@@ -233,17 +205,16 @@ async function credentialOf(rail: PaymentRail, headers: Headers): Promise<Paymen
 
 /**
  * The PaymentRail contract (adapters/ports/src/payment-rail.ts) as a suite: one named test per MUST sentence.
- * `create` is called once per test and must return an independent rail (fresh clock, nonces and settlements).
+ * `create` is called once per test and must return an independent rail (fresh clock, nonces and settlements). The
+ * tests of lost and failed settlements answer not applicable for a context without `faults`.
  */
 export function paymentRailContract(factory: PaymentRailContractOptions): Suite<PaymentRailContractName> {
-  const run = (body: (ctx: PaymentRailContext) => Promise<void>) => async () => {
-    const ctx = await factory.create();
-    try {
-      await body(ctx);
-    } finally {
-      await ctx.dispose?.();
-    }
-  };
+  const run =
+    (body: (ctx: PaymentRailContext) => ReturnType<TestBody>): TestBody =>
+    async () => {
+      const ctx = await factory.create();
+      return body(ctx).finally(() => ctx.dispose?.());
+    };
 
   /** Challenges, pays and verifies one charge. */
   async function paidAndVerified(ctx: PaymentRailContext, charge: Charge) {
@@ -252,7 +223,7 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
     return { headers, payment };
   }
 
-  const tests: Record<PaymentRailContractName, () => Promise<void>> = {
+  const tests: Record<PaymentRailContractName, TestBody> = {
     "challenge is deterministic for one charge": run(async ({ rail, normalizeChallenge }) => {
       const charge = chargeFixture();
       const normalize = normalizeChallenge ?? ((c: PaymentChallenge) => c);
@@ -588,9 +559,10 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
     }),
 
     "confirm answers settled when settle lost its answer after the money moved": run(async (ctx) => {
+      if (!ctx.faults) return notApplicable(NO_FAULTS);
       const charge = chargeFixture();
       const { payment } = await paidAndVerified(ctx, charge);
-      await faultsOf(ctx).loseAnswerAfterTransfer();
+      await ctx.faults.loseAnswerAfterTransfer();
       const startedAt = Date.now();
       await settleFails(ctx.rail, payment, charge, "a settle whose answer is lost");
       const rails = [ctx.rail, ...(ctx.another ? [await ctx.another()] : [])];
@@ -602,9 +574,10 @@ export function paymentRailContract(factory: PaymentRailContractOptions): Suite<
     }),
 
     "confirm never answers settled when settle failed before the money moved": run(async (ctx) => {
+      if (!ctx.faults) return notApplicable(NO_FAULTS);
       const charge = chargeFixture();
       const { payment } = await paidAndVerified(ctx, charge);
-      await faultsOf(ctx).failBeforeTransfer();
+      await ctx.faults.failBeforeTransfer();
       const startedAt = Date.now();
       await settleFails(ctx.rail, payment, charge, "a settle that fails before the transfer");
       const rails = [ctx.rail, ...(ctx.another ? [await ctx.another()] : [])];

@@ -22,6 +22,7 @@ import {
 } from "@mailpiece/ports";
 import { PDFDocument } from "pdf-lib";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import {
   carriedJobs,
   handwrittenJob,
@@ -31,7 +32,8 @@ import {
   uncarriedJobs,
 } from "./print-job-fixtures.ts";
 import { PRINT_PROVIDER_REQUIREMENTS } from "./print-provider-requirements.ts";
-import { refusedWith } from "./refused-with.ts";
+
+const refusedWith = refusalAssertion(PrintError);
 
 /** The names of the PrintProvider contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
 export const PRINT_PROVIDER_CONTRACT_NAMES = [

@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import type { Clock, Job, JobQueue, LeasedJob, LeaseOptions } from "@mailpiece/ports";
-import { manualClock } from "@mailpiece/ports";
+import { manualClock, PortError } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
-import { rejectsWithCode } from "../store/rejects-with-code.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import { JOB_QUEUE_REQUIREMENTS } from "./job-queue-requirements.ts";
 import {
   type JobQueueOpening,
@@ -15,6 +15,8 @@ import {
 } from "./shared-queue-plan.ts";
 
 export type { JobQueueOpening } from "./shared-queue-plan.ts";
+
+const rejectsWithCode = refusalAssertion(PortError);
 
 /** The names of the JobQueue contract tests, one per MUST sentence of the port. Skip lists are typed by it. */
 export const JOB_QUEUE_CONTRACT_NAMES = [

@@ -1,10 +1,12 @@
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
 import type { Blob, BlobInfo, BlobStore } from "@mailpiece/ports";
-import { MAX_BLOB_BYTES } from "@mailpiece/ports";
+import { MAX_BLOB_BYTES, PortError } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import { BLOB_STORE_REQUIREMENTS } from "./blob-store-requirements.ts";
-import { rejectsWithCode } from "./rejects-with-code.ts";
+
+const rejectsWithCode = refusalAssertion(PortError);
 
 /** The names of the BlobStore contract tests, one per MUST sentence of the BlobStore port. */
 export const BLOB_STORE_CONTRACT_NAMES = [

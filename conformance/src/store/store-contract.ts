@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import type { Clock, ListPage, Store, StoredRecord } from "@mailpiece/ports";
-import { isValidKey, manualClock } from "@mailpiece/ports";
+import { isValidKey, manualClock, PortError } from "@mailpiece/ports";
 import { kitTests, notApplicable, type Suite, type TestBody } from "../kit.ts";
 import { type PortProcesses, siblingProgram, startPortProcesses } from "../processes/port-processes.ts";
-import { rejectsWithCode } from "./rejects-with-code.ts";
+import { refusalAssertion } from "../refused-with.ts";
 import {
   SHARED_PHASES,
   SHARED_PLAN,
@@ -13,6 +13,8 @@ import {
   sharedKeys,
 } from "./shared-store-plan.ts";
 import { STORE_REQUIREMENTS } from "./store-requirements.ts";
+
+const rejectsWithCode = refusalAssertion(PortError);
 
 export type { StoreOpening } from "./shared-store-plan.ts";
 
