@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createPostgresStore } from "../adapters/store-postgres/src/index.ts";
 import {
   createFileBlobStore,
   createFileStore,
@@ -14,6 +15,7 @@ import { createV1App } from "../apps/v1/src/index.ts";
 import { letterOrder, makePdf, pdfDataUrl } from "../conformance/src/machine/fixtures.ts";
 import type { LoopbackServer } from "../conformance/src/machine/http-target.ts";
 import { serveOnLoopback } from "../conformance/src/machine/http-target.ts";
+import { startPostgres } from "../conformance/src/servers/postgres-server.ts";
 import { median, table } from "./lib.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "5");
@@ -83,6 +85,22 @@ const STORE_KINDS: StoreKind[] = [
         async dispose() {
           await core.close();
           rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    // A shared store: the per-key limit is counted in it (compare-and-set), as every process of a deployment counts.
+    name: "postgres",
+    async open() {
+      const server = await startPostgres();
+      const store = await createPostgresStore({ url: server.url, maxConnections: 10 });
+      const core = createMailpieceCore({ store, blobs: createMemoryBlobStore(), config: coreConfig });
+      return {
+        core,
+        async dispose() {
+          await core.close();
+          await server.stop();
         },
       };
     },
