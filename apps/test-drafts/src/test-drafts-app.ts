@@ -1,8 +1,7 @@
-import { errorResponse, RESPONSE_HEADERS, toV1Error, V1Error } from "@mailpiece/v1";
+import { errorResponse, RESPONSE_HEADERS, readJsonBody, toV1Error, V1Error } from "@mailpiece/v1";
 import type { H3Event } from "h3";
 import { getRequestIP, H3 } from "h3";
 import { TEST_DRAFTS_ERRORS } from "./errors.ts";
-import { readJson } from "./read-json.ts";
 import type { CreateInput, DraftAnswer, PieceAnswer, TestDraftsService } from "./service.ts";
 
 export interface TestDraftsAppOptions {
@@ -78,7 +77,7 @@ export function createTestDraftsApp(service: TestDraftsService, options: TestDra
    */
   const create = (make: (input: CreateInput) => Promise<DraftAnswer>) => async (event: H3Event) => {
     const idempotencyKey = service.idempotencyKey(event.req.headers.get("idempotency-key"));
-    const body = await readJson(event, maxBodyBytes);
+    const body = await readJsonBody(event, maxBodyBytes);
     const draft = await make({ idempotencyKey, body, clientKey: clientOf(event) });
     return answer(draft, draft.idempotent_replay ? 200 : 201);
   };
