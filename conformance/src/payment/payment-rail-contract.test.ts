@@ -11,6 +11,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { runSuite } from "../kit.ts";
 import {
+  PAYMENT_RAIL_CONFIRM_TESTS,
   PAYMENT_RAIL_CONTRACT_NAMES,
   PAYMENT_RAIL_FAULT_TESTS,
   type PaymentRailContext,
@@ -245,6 +246,31 @@ describe("paymentRailContract", () => {
       "confirm answers settled when settle lost its answer after the money moved",
       "confirm never answers settled when settle failed before the money moved",
     ]);
+  });
+
+  it("answers not applicable for the confirm tests of a rail without confirm, and the cross-instance one without another", async () => {
+    const run = async (change: (context: PaymentRailContext) => PaymentRailContext) => {
+      const suite = paymentRailContract({
+        name: "reference",
+        create: async () => change(referenceContext(new Set())),
+      });
+      const report = await runSuite(suite);
+      return report.outcomes.filter((o) => o.status !== "passed").map((o) => [o.name, o.status, o.reason]);
+    };
+    expect(await run(({ another: _, ...context }) => context)).toEqual([
+      [
+        "confirm answers alike when called concurrently and from another rail instance",
+        "not_applicable",
+        "no second rail instance given (context.another): confirm cannot be checked across instances",
+      ],
+    ]);
+    expect(await run((context) => ({ ...context, rail: { ...context.rail, confirm: undefined } }))).toEqual(
+      PAYMENT_RAIL_CONFIRM_TESTS.map((name) => [
+        name,
+        "not_applicable",
+        "the rail has no confirm: its settle is always final",
+      ]),
+    );
   });
 
   const caught: Array<[Fault, PaymentRailContractName]> = [
