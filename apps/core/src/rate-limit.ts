@@ -58,15 +58,14 @@ export async function consumeRate(
   now: number,
   cost = 1,
 ): Promise<RateDecision> {
-  const { index, prefix, key } = windowKeys(name, subject, rule, now);
+  const { index, key, previous, current: firstRead } = await readWindows(store, name, subject, rule, now);
   // A window's count is read through the next window too.
   const ttlMs = (index + 2) * rule.windowMs - now + 1000;
-  const previous = (await store.get<number>(`${prefix}${index - 1}`))?.value ?? 0;
   for (let attempt = 0; attempt < CONTENDED_ATTEMPTS; attempt++) {
     // After a conflict, a short random pause spreads the contenders out, so each round has a few winners.
     if (attempt > 0)
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(20, attempt)));
-    const current = await store.get<number>(key);
+    const current = attempt === 0 ? firstRead : await store.get<number>(key);
     const count = current?.value ?? 0;
     const decision = slidingDecision(rule, index, previous, count, now, cost);
     if (!decision.allowed) return decision;
@@ -88,11 +87,19 @@ export async function consumeRate(
   });
 }
 
-/** The counters of `subject` under `name` at `now`: the fixed window's index, its key, and their prefix. */
-function windowKeys(name: string, subject: string, rule: RateLimit, now: number) {
+/**
+ * The counters of `subject` under `name` at `now`: the fixed window's index and key, the previous window's count and
+ * the current window's record. Both are read at once, so counting on a shared store waits for one round trip.
+ */
+async function readWindows(store: Store, name: string, subject: string, rule: RateLimit, now: number) {
   const index = Math.floor(now / rule.windowMs);
   const prefix = `ratelimit:${name}:${subject.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200)}:`;
-  return { index, prefix, key: `${prefix}${index}` };
+  const key = `${prefix}${index}`;
+  const [previous, current] = await Promise.all([
+    store.get<number>(`${prefix}${index - 1}`),
+    store.get<number>(key),
+  ]);
+  return { index, key, previous: previous?.value ?? 0, current };
 }
 
 /** What `consumeRate` would answer for one attempt of `subject` at `now`, counting nothing. */
@@ -103,12 +110,8 @@ export async function peekRate(
   rule: RateLimit,
   now: number,
 ): Promise<RateDecision> {
-  const { index, prefix, key } = windowKeys(name, subject, rule, now);
-  const [previous, current] = await Promise.all([
-    store.get<number>(`${prefix}${index - 1}`),
-    store.get<number>(key),
-  ]);
-  return slidingDecision(rule, index, previous?.value ?? 0, current?.value ?? 0, now, 1);
+  const { index, previous, current } = await readWindows(store, name, subject, rule, now);
+  return slidingDecision(rule, index, previous, current?.value ?? 0, now, 1);
 }
 
 /**

@@ -8,10 +8,16 @@ import type { ReceivedEmail } from "../email/email-sender-contract.ts";
  * tests that call this run.
  */
 
-/** A self-signed certificate for localhost and 127.0.0.1, as the test servers of this repository make them. */
-export async function createLocalCertificate(): Promise<{ key: string; cert: string }> {
+/**
+ * A self-signed server certificate (EC, SHA-256) for the DNS names given, and the IP addresses given, as the HTTPS
+ * and SMTP test servers of this repository use them; the first name is the common name.
+ */
+export async function createTestCertificate(
+  names: readonly string[],
+  ips: readonly string[] = [],
+): Promise<{ key: string; cert: string }> {
   const { generate } = await import("selfsigned");
-  const pems = await generate([{ name: "commonName", value: "localhost" }], {
+  const pems = await generate([{ name: "commonName", value: names[0] ?? ips[0] ?? "localhost" }], {
     keyType: "ec",
     algorithm: "sha256",
     extensions: [
@@ -21,13 +27,18 @@ export async function createLocalCertificate(): Promise<{ key: string; cert: str
       {
         name: "subjectAltName",
         altNames: [
-          { type: 2 as const, value: "localhost" },
-          { type: 7 as const, ip: "127.0.0.1" },
+          ...names.map((value) => ({ type: 2 as const, value })),
+          ...ips.map((ip) => ({ type: 7 as const, ip })),
         ],
       },
     ],
   });
   return { key: pems.private, cert: pems.cert };
+}
+
+/** A self-signed certificate for localhost and 127.0.0.1. */
+export function createLocalCertificate(): Promise<{ key: string; cert: string }> {
+  return createTestCertificate(["localhost"], ["127.0.0.1"]);
 }
 
 /** How the test server treats what comes in, until set back to `accept`. */

@@ -5,12 +5,12 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createTestCertificate } from "@mailpiece/conformance";
 import { createSafeFetcher } from "@mailpiece/fetch-https";
 import type { PdfWork } from "@mailpiece/pdf-work";
 import type { IdGenerator } from "@mailpiece/ports";
 import { manualClock } from "@mailpiece/ports";
 import { createMemoryBlobStore, createMemoryStore } from "@mailpiece/store-unstorage";
-import { generate } from "selfsigned";
 import { defaultCoreConfig } from "../config.ts";
 import { createPreviewSigner } from "../previews.ts";
 import type { TestDraftsDeps } from "./test-drafts.ts";
@@ -131,19 +131,10 @@ export const PDF_HOST = "files.example.test";
 
 /** An HTTPS server on 127.0.0.1 with a self-signed certificate for PDF_HOST, answering its paths' bodies. */
 export async function startPdfServer(routes: Record<string, { status?: number; body: Uint8Array | string }>) {
-  const pems = await generate([{ name: "commonName", value: PDF_HOST }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "keyUsage", digitalSignature: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2 as const, value: PDF_HOST }] },
-    ],
-  });
+  const pems = await createTestCertificate([PDF_HOST]);
   const requests: string[] = [];
   const server = createServer(
-    { key: pems.private, cert: pems.cert },
+    { key: pems.key, cert: pems.cert },
     (request: IncomingMessage, response: ServerResponse) => {
       const path = request.url ?? "/";
       requests.push(path);

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { createTestCertificate } from "@mailpiece/conformance";
 import { createSafePoster, type ResolvedAddress } from "@mailpiece/fetch-https";
 import { manualClock, randomIds } from "@mailpiece/ports";
 import { createStoreJobQueue } from "@mailpiece/queue-store";
 import { createMemoryStore } from "@mailpiece/store-unstorage";
-import { generate } from "selfsigned";
 import { Webhook } from "standardwebhooks";
 import Stripe from "stripe";
 import nacl from "tweetnacl";
@@ -67,19 +67,10 @@ export interface Receiver {
  * passes both, otherwise the route's next status.
  */
 export async function startReceiver(): Promise<Receiver> {
-  const pems = await generate([{ name: "commonName", value: RECEIVER_HOST }], {
-    keyType: "ec",
-    algorithm: "sha256",
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "keyUsage", digitalSignature: true },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 2 as const, value: RECEIVER_HOST }] },
-    ],
-  });
+  const pems = await createTestCertificate([RECEIVER_HOST]);
   const routes = new Map<string, ReceiverRoute>();
   const received: ReceivedDelivery[] = [];
-  const server = createServer({ key: pems.private, cert: pems.cert });
+  const server = createServer({ key: pems.key, cert: pems.cert });
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
