@@ -35,9 +35,17 @@ export function letterOrder(overrides: Record<string, unknown> = {}): Record<str
   };
 }
 
-/** A PDF made here, so the suite needs no files: `pages` pages of the given size in points. */
+const FIXED_PDF_DATE = new Date(Date.UTC(2026, 0, 1));
+
+/**
+ * A PDF made here, so the suite needs no files: `pages` pages of the given size in points, each saying its number.
+ * The same arguments give the same bytes.
+ */
 export async function makePdf(pages: number, size: [number, number] = [612, 792]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
+  // Fixed dates: pdf-lib stamps the time of creation, so two calls a second apart would make different documents.
+  doc.setCreationDate(FIXED_PDF_DATE);
+  doc.setModificationDate(FIXED_PDF_DATE);
   const font = await doc.embedFont(StandardFonts.Helvetica);
   for (let i = 0; i < pages; i++) {
     const page = doc.addPage(size);
